@@ -1,0 +1,47 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# uvm: managed (unified) memory for Linux - module, library, tools, tests.
+#
+#   make            build kmod/uvm.ko (against KDIR), libuvm.so.0 and the tools
+#   make deps       install what the build and the tests need (idempotent)
+#   make test       deps + build + check + the whole suite in QEMU on 6.1 and 6.12
+#   make check      checkpatch --strict, sparse (C=1) and W=1 on both kernels
+#   make bench      benchmarks in the VM (not part of make test)
+#   make demo       boot the VM and show the devices and a managed-memory run
+#
+# KDIR defaults to the newest Debian kernel headers installed on this machine.
+
+TOP	:= $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+KDIR	?= $(shell ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V | tail -n 1)
+BUILD	:= $(TOP)/build
+CC	?= cc
+CC	:= $(if $(filter default,$(origin CC)),gcc,$(CC))
+
+# Kernel releases the suite runs on (Debian package flavours).
+KERNELS	?= 6.1 6.12
+
+.PHONY: all module lib tools tests deps test check bench demo install clean help
+all: module lib tools
+
+# --- the module --------------------------------------------------------------
+# Built in place (kmod/) against KDIR. scripts/build-kmod builds a copy per
+# kernel under build/<kver>/ so 6.1 and 6.12 objects never mix.
+module:
+	@test -n "$(KDIR)" || { echo "no kernel headers found: run 'make deps' or pass KDIR=" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(TOP) UVM_ROOT=$(TOP) modules
+
+module-clean:
+	@test -z "$(KDIR)" || $(MAKE) -C $(KDIR) M=$(TOP) clean
+
+include libuvm/libuvm.mk
+include tools/tools.mk
+include tests/tests.mk
+
+deps:
+	@$(TOP)/scripts/deps
+
+help:
+	@sed -n '3,12p' $(firstword $(MAKEFILE_LIST))
+
+clean: module-clean
+	rm -rf $(BUILD)

@@ -1,0 +1,355 @@
+/* SPDX-License-Identifier: ((GPL-2.0 WITH Linux-syscall-note) OR MIT) */
+/*
+ * uvm.h - user/kernel ABI of the uvm unified-memory module.
+ *
+ * Two kinds of character devices speak this ABI:
+ *
+ *  - /dev/uvm (misc device): every open file is one VA space. The UVM_IOCTL_*
+ *    ioctls below act on that VA space; managed memory is an mmap() of it.
+ *  - /dev/dri/renderD* (one DRM render node per device, driver name "uvm"):
+ *    the DRM_IOCTL_UVM_* ioctls describe that device.
+ *
+ * Rules (Documentation/process/botching-up-ioctls.rst): fixed-width types,
+ * explicit padding, struct sizes a multiple of 8, user pointers as __u64.
+ * Every field documented "must be zero" and every flag bit outside the
+ * documented mask makes the ioctl fail with -EINVAL and change nothing. The
+ * ioctl's return value is the status: 0 or -1 with errno set. Structs are
+ * only ever extended by appending; new behaviour gets a new flag or ioctl.
+ */
+#ifndef _UAPI_UVM_H
+#define _UAPI_UVM_H
+
+#include <linux/ioctl.h>
+#include <linux/types.h>
+
+#if defined(__KERNEL__)
+#include <drm/drm.h>
+#else
+#include <drm.h>
+#endif
+
+/** UVM_ABI_VERSION - bumped on every incompatible change (there are none yet). */
+#define UVM_ABI_VERSION			1
+
+/** UVM_MAX_DEVICES - upper bound on the number of devices the module drives. */
+#define UVM_MAX_DEVICES			32
+
+/* Backends: where a device's memory comes from. */
+#define UVM_BACKEND_PCI_BAR		1	/* a PCI device's memory BAR */
+#define UVM_BACKEND_EMULATED		2	/* system RAM posing as device memory */
+
+/* Device capability bits (struct uvm_device_info.caps). */
+#define UVM_DEVICE_CAP_CPU_MAPPABLE	(1ULL << 0)	/* CPU can map device pages */
+#define UVM_DEVICE_CAP_PEER_COPY	(1ULL << 1)	/* direct device-to-device copy */
+
+/* Module capability bits (struct uvm_get_info.caps). */
+#define UVM_CAP_TEST_IOCTLS		(1ULL << 0)	/* enable_test_ioctls=1 */
+
+/**
+ * struct uvm_device_info - one device, as /dev/uvm and its render node see it.
+ * All fields are outputs.
+ */
+struct uvm_device_info {
+	/** @id: device id used by every uvm ioctl (CUDA ordinal order). */
+	__u32 id;
+	/** @backend: UVM_BACKEND_*. */
+	__u32 backend;
+	/** @caps: UVM_DEVICE_CAP_* bits. */
+	__u64 caps;
+	/** @mem_total: bytes of device memory managed by the allocator. */
+	__u64 mem_total;
+	/** @mem_free: bytes of device memory not allocated right now. */
+	__u64 mem_free;
+	/** @numa_node: host NUMA node closest to the device, -1 if none. */
+	__s32 numa_node;
+	/** @render_minor: minor of the device's DRM render node. */
+	__u32 render_minor;
+	/** @pci_domain: PCI domain (PCI_BAR backend only, else 0). */
+	__u32 pci_domain;
+	/** @pci_bus: PCI bus number. */
+	__u8 pci_bus;
+	/** @pci_dev: PCI device (slot) number. */
+	__u8 pci_dev;
+	/** @pci_func: PCI function number. */
+	__u8 pci_func;
+	/** @bar: index of the memory BAR used (PCI_BAR backend only). */
+	__u8 bar;
+	/** @pci_vendor: PCI vendor id (0 for the emulated backend). */
+	__u16 pci_vendor;
+	/** @pci_device: PCI device id (0 for the emulated backend). */
+	__u16 pci_device;
+	/** @pad: reserved, zero. */
+	__u32 pad;
+	/** @bar_addr: bus address of the BAR (0 for the emulated backend). */
+	__u64 bar_addr;
+	/** @bar_size: size of the BAR in bytes (0 for the emulated backend). */
+	__u64 bar_size;
+	/** @name: NUL-terminated device name, e.g. "uvm0 (0000:00:04.0)". */
+	char name[64];
+};
+
+/**
+ * struct uvm_get_info - UVM_IOCTL_GET_INFO: the module and its devices.
+ *
+ * Call once with @devices_count == 0 to learn @num_devices, then again with
+ * an array. At most @devices_count entries are written.
+ */
+struct uvm_get_info {
+	/** @abi_version: out, UVM_ABI_VERSION. */
+	__u32 abi_version;
+	/** @num_devices: out, number of devices present. */
+	__u32 num_devices;
+	/** @caps: out, UVM_CAP_* bits. */
+	__u64 caps;
+	/** @page_size: out, CPU page size in bytes. */
+	__u32 page_size;
+	/** @block_size: out, size of a residency block in bytes (2 MiB). */
+	__u32 block_size;
+	/** @devices: in, user pointer to an array of struct uvm_device_info. */
+	__u64 devices;
+	/** @devices_count: in, number of entries in @devices (may be 0). */
+	__u32 devices_count;
+	/** @flags: in, must be zero. */
+	__u32 flags;
+};
+
+/* Test-only device memory access (enable_test_ioctls=1, else -ENOTTY). */
+#define UVM_TEST_DEVMEM_ALLOC		1	/* allocate @size bytes, zeroed */
+#define UVM_TEST_DEVMEM_FREE		2	/* free @handle */
+#define UVM_TEST_DEVMEM_WRITE		3	/* copy @size bytes from @buf */
+#define UVM_TEST_DEVMEM_READ		4	/* copy @size bytes to @buf */
+
+/**
+ * struct uvm_test_devmem - UVM_IOCTL_TEST_DEVMEM: raw device memory access.
+ *
+ * Proves the allocator and the BAR/RAM path byte-exact. Allocations belong
+ * to the VA space and are freed with it.
+ */
+struct uvm_test_devmem {
+	/** @op: in, UVM_TEST_DEVMEM_*. */
+	__u32 op;
+	/** @device: in, device id. */
+	__u32 device;
+	/** @handle: ALLOC: out; others: in. Opaque allocation handle. */
+	__u64 handle;
+	/** @size: in, bytes to allocate (ALLOC) or copy (READ/WRITE). */
+	__u64 size;
+	/** @offset: in, byte offset into the allocation (READ/WRITE). */
+	__u64 offset;
+	/** @buf: in, user buffer (READ/WRITE), else must be zero. */
+	__u64 buf;
+	/** @dev_offset: out (ALLOC), offset of the allocation in device memory. */
+	__u64 dev_offset;
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/** @pad: must be zero. */
+	__u32 pad;
+};
+
+#define UVM_IOCTL_BASE			'u'
+#define UVM_IOCTL_GET_INFO		_IOWR(UVM_IOCTL_BASE, 0x80, struct uvm_get_info)
+#define UVM_IOCTL_TEST_DEVMEM		_IOWR(UVM_IOCTL_BASE, 0xf0, struct uvm_test_devmem)
+
+/*
+ * Managed memory (mmap of /dev/uvm).
+ *
+ * mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, uvm_fd, 0) creates a
+ * managed range. The offset must be 0 and the mapping shared. Ranges of
+ * 2 MiB or more start 2 MiB-aligned. The ioctls below take [addr, addr +
+ * length) rounded out to whole pages; every page of it must be managed
+ * memory of this VA space, else -EINVAL and nothing changes.
+ */
+
+/* Location types: the numeric values of cudaMemLocationType. */
+#define UVM_LOC_NONE			0	/* no location (queries only) */
+#define UVM_LOC_DEVICE			1	/* id = device id */
+#define UVM_LOC_HOST			2	/* host memory, node unspecified */
+#define UVM_LOC_HOST_NUMA		3	/* id = host NUMA node */
+#define UVM_LOC_HOST_NUMA_CURRENT	4	/* the caller's NUMA node */
+
+/**
+ * struct uvm_location - where data lives or should live.
+ */
+struct uvm_location {
+	/** @type: UVM_LOC_*. */
+	__u32 type;
+	/** @id: device id or NUMA node, per @type; else must be zero. */
+	__s32 id;
+};
+
+/**
+ * struct uvm_prefetch - UVM_IOCTL_PREFETCH: move a range to a location.
+ *
+ * Unpopulated pages are populated at @dst, populated ones migrate there.
+ * HOST_NUMA_CURRENT resolves to the calling CPU's node. The requested
+ * location is recorded per page as the last prefetch location.
+ */
+struct uvm_prefetch {
+	/** @addr: in, start of the range. */
+	__u64 addr;
+	/** @length: in, bytes, non-zero. */
+	__u64 length;
+	/** @dst: in, destination. */
+	struct uvm_location dst;
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/** @pad: must be zero. */
+	__u32 pad;
+};
+
+/* Advice: the numeric values of cudaMemoryAdvise. */
+#define UVM_ADVISE_SET_READ_MOSTLY		1
+#define UVM_ADVISE_UNSET_READ_MOSTLY		2
+#define UVM_ADVISE_SET_PREFERRED_LOCATION	3
+#define UVM_ADVISE_UNSET_PREFERRED_LOCATION	4
+#define UVM_ADVISE_SET_ACCESSED_BY		5
+#define UVM_ADVISE_UNSET_ACCESSED_BY		6
+
+/**
+ * struct uvm_advise - UVM_IOCTL_ADVISE: set or clear a policy on a range.
+ *
+ * @loc is ignored (must be zero) for the read-mostly advice and for
+ * UNSET_PREFERRED_LOCATION. Accessed-by takes a DEVICE or HOST location.
+ */
+struct uvm_advise {
+	/** @addr: in, start of the range. */
+	__u64 addr;
+	/** @length: in, bytes, non-zero. */
+	__u64 length;
+	/** @advice: in, UVM_ADVISE_*. */
+	__u32 advice;
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/** @loc: in, location the advice refers to. */
+	struct uvm_location loc;
+};
+
+/**
+ * struct uvm_range_attrs - UVM_IOCTL_RANGE_ATTRS: policies of a range.
+ *
+ * Every result covers every page of the range: a value is reported only
+ * when all pages agree, else the "none" form (what cudaMemRangeGetAttribute
+ * reports).
+ */
+struct uvm_range_attrs {
+	/** @addr: in, start of the range. */
+	__u64 addr;
+	/** @length: in, bytes, non-zero. */
+	__u64 length;
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/** @read_mostly: out, 1 if every page is read-mostly. */
+	__u32 read_mostly;
+	/** @preferred: out, common preferred location or UVM_LOC_NONE. */
+	struct uvm_location preferred;
+	/** @last_prefetch: out, common last prefetch location or NONE. */
+	struct uvm_location last_prefetch;
+	/** @accessed_by_devices: out, bit d: device d accesses every page. */
+	__u64 accessed_by_devices;
+	/** @accessed_by_host: out, 1 if the CPU is set on every page. */
+	__u32 accessed_by_host;
+	/** @pad: out, zero. */
+	__u32 pad;
+};
+
+/* struct uvm_page_residency.flags */
+#define UVM_PAGE_POPULATED		(1U << 0)	/* backed somewhere */
+#define UVM_PAGE_CPU_MAPPED		(1U << 1)	/* CPU PTE may exist */
+#define UVM_PAGE_CPU_WRITABLE		(1U << 2)	/* CPU PTE writable */
+#define UVM_PAGE_READ_DUPLICATED	(1U << 3)	/* read-only copies */
+
+/**
+ * struct uvm_page_residency - where one page lives and who maps it.
+ */
+struct uvm_page_residency {
+	/** @flags: UVM_PAGE_*. */
+	__u32 flags;
+	/** @cpu_node: NUMA node of the host copy, -1 if none. */
+	__s32 cpu_node;
+	/** @devices_resident: bit d: device d holds a copy. */
+	__u64 devices_resident;
+	/** @devices_mapped: bit d: device d maps the page. */
+	__u64 devices_mapped;
+	/** @pad: zero. */
+	__u64 pad;
+};
+
+/**
+ * struct uvm_residency - UVM_IOCTL_RESIDENCY: per-page snapshot.
+ *
+ * Fills @npages entries for the pages starting at the page of @addr.
+ */
+struct uvm_residency {
+	/** @addr: in, address inside the first page. */
+	__u64 addr;
+	/** @npages: in, number of pages (1 .. 1 << 20). */
+	__u64 npages;
+	/** @pages: in, user pointer to @npages struct uvm_page_residency. */
+	__u64 pages;
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/** @pad: must be zero. */
+	__u32 pad;
+};
+
+/* Counters (struct uvm_stats.values[]); append only. */
+#define UVM_STAT_CPU_FAULTS		0	/* CPU faults serviced */
+#define UVM_STAT_CPU_MKWRITE		1	/* write upgrades of mapped pages */
+#define UVM_STAT_PAGES_POPULATED	2	/* pages given first backing */
+#define UVM_STAT_PREFETCHES		3	/* prefetch requests */
+#define UVM_STAT_MIGRATE_H2H_PAGES	4	/* pages moved node to node */
+#define UVM_STAT_MIGRATE_H2H_BYTES	5	/* bytes moved node to node */
+#define UVM_STAT_ADVISES		6	/* advise requests */
+#define UVM_STAT_PAGES_FREED		7	/* host pages released */
+#define UVM_STAT_COUNT			8
+
+/* struct uvm_stats.scope */
+#define UVM_STATS_VA_SPACE		0	/* this open file */
+#define UVM_STATS_GLOBAL		1	/* the whole module */
+
+/**
+ * struct uvm_stats - UVM_IOCTL_STATS: read counters.
+ *
+ * Writes min(@count, UVM_STAT_COUNT) values and sets @count to the number
+ * of counters the module knows.
+ */
+struct uvm_stats {
+	/** @values: in, user pointer to an array of @count __u64. */
+	__u64 values;
+	/** @count: in/out, see above. */
+	__u32 count;
+	/** @scope: in, UVM_STATS_*. */
+	__u32 scope;
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/** @pad: must be zero. */
+	__u32 pad;
+};
+
+#define UVM_IOCTL_PREFETCH		_IOW(UVM_IOCTL_BASE, 0x81, struct uvm_prefetch)
+#define UVM_IOCTL_ADVISE		_IOW(UVM_IOCTL_BASE, 0x82, struct uvm_advise)
+#define UVM_IOCTL_RANGE_ATTRS		_IOWR(UVM_IOCTL_BASE, 0x83, struct uvm_range_attrs)
+#define UVM_IOCTL_RESIDENCY		_IOW(UVM_IOCTL_BASE, 0x84, struct uvm_residency)
+#define UVM_IOCTL_STATS			_IOWR(UVM_IOCTL_BASE, 0x85, struct uvm_stats)
+
+/*
+ * DRM render node ioctls (driver name "uvm").
+ */
+#define DRM_UVM_INFO			0x00
+
+/**
+ * struct drm_uvm_info - DRM_IOCTL_UVM_INFO: this render node's device.
+ */
+struct drm_uvm_info {
+	/** @info: out. */
+	struct uvm_device_info info;
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/** @pad: must be zero. */
+	__u32 pad;
+};
+
+#define DRM_IOCTL_UVM_INFO \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_UVM_INFO, struct drm_uvm_info)
+
+#endif /* _UAPI_UVM_H */

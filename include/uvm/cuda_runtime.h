@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cuda_runtime.h - C-compatible subset of CUDA's cuda_runtime.h for libuvm:
+ * the runtime API plus the make_cuda* helpers. CUDA's C++ template
+ * overloads and kernel-launch syntax support are not provided.
+ */
+#ifndef UVM_CUDA_RUNTIME_H
+#define UVM_CUDA_RUNTIME_H
+
+#include "cuda_runtime_api.h"
+#include "driver_functions.h"
+
+#endif /* UVM_CUDA_RUNTIME_H */

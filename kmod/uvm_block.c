@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DOC: Blocks
+ *
+ * Managed VA is tracked in 2 MiB-aligned windows, struct uvm_va_block, each
+ * with per-page state under one mutex: the host page holding the data (if
+ * any), and whether the CPU maps it and may write it. Blocks are created on
+ * first use (fault, prefetch) and freed when munmap leaves them empty.
+ *
+ * The module owns the pages: it allocates them (charged to the VA space's
+ * memory cgroup), hands them to the CPU page table from its fault handler
+ * and zaps the PTEs itself, through the VA space's private address_space,
+ * before it migrates or frees a page. A page is locked (lock_page) while it
+ * is being replaced, so a fault that already returned it finishes
+ * installing its PTE before the zap.
+ */
+#include <linux/highmem.h>
+#include <linux/memcontrol.h>
+#include <linux/mm.h>
+#include <linux/pagemap.h>
+#include <linux/sched/mm.h>
+#include <linux/slab.h>
+
+#include "uvm_compat.h"
+#include "uvm_drv.h"
+#include "uvm_managed.h"
+#include "uvm_trace.h"
+
+struct uvm_counters uvm_global_counters;
+
+static struct uvm_va_block *block_create(struct uvm_managed *mgd,
+					 unsigned long start)
+{
+	struct uvm_va_block *block;
+
+	block = kzalloc(sizeof(*block), GFP_KERNEL_ACCOUNT);
+	if (!block)
+		return NULL;
+	mutex_init(&block->lock);
+	block->start = start;
+	block->mgd = mgd;
+	return block;
+}
+
+/**
+ * uvm_block_get() - the block covering @addr, created if needed.
+ * @mgd: managed state; caller holds @mgd->lock (read or write).
+ * @addr: a managed address.
+ *
+ * Return: the block (valid while @mgd->lock is held) or NULL on -ENOMEM.
+ */
+struct uvm_va_block *uvm_block_get(struct uvm_managed *mgd,
+				   unsigned long addr)
+{
+	unsigned long index = addr >> UVM_BLOCK_SHIFT;
+	struct uvm_va_block *block, *old;
+
+	lockdep_assert_held(&mgd->lock);
+	block = xa_load(&mgd->blocks, index);
+	if (block)
+		return block;
+
+	block = block_create(mgd, index << UVM_BLOCK_SHIFT);
+	if (!block)
+		return NULL;
+	old = xa_cmpxchg(&mgd->blocks, index, NULL, block, GFP_KERNEL);
+	if (!old)
+		return block;
+	kfree(block);
+	return xa_is_err(old) ? NULL : old;
+}
+
+/**
+ * uvm_block_alloc_page() - a zeroed host page for managed data.
+ * @mgd: charged VA space.
+ * @nid: NUMA node to allocate on.
+ * @thisnode: fail rather than fall back to another node.
+ *
+ * Return: the page or NULL.
+ */
+struct page *uvm_block_alloc_page(struct uvm_managed *mgd, int nid,
+				  bool thisnode)
+{
+	gfp_t gfp = GFP_HIGHUSER | __GFP_ZERO | __GFP_ACCOUNT | __GFP_NOWARN;
+	struct mem_cgroup *old;
+	struct page *page;
+
+	if (thisnode)
+		gfp |= __GFP_THISNODE;
+	old = set_active_memcg(mgd->memcg);
+	page = alloc_pages_node(nid, gfp, 0);
+	set_active_memcg(old);
+	if (page)
+		atomic_long_inc(&uvm_acct.pages);
+	return page;
+}
+
+static void block_put_page(struct page *page)
+{
+	atomic_long_dec(&uvm_acct.pages);
+	put_page(page);
+}
+
+/* Zap the CPU PTEs of pages [first, last] of @block. */
+static void block_zap_cpu(struct uvm_va_block *block, unsigned int first,
+			  unsigned int last)
+{
+	unmap_mapping_range(&block->mgd->mapping,
+			    block->start + ((loff_t)first << PAGE_SHIFT),
+			    (loff_t)(last - first + 1) << PAGE_SHIFT, 1);
+	bitmap_clear(block->cpu_mapped, first, last - first + 1);
+	bitmap_clear(block->cpu_writable, first, last - first + 1);
+}
+
+/**
+ * uvm_block_populate_locked() - give pages [first, last] a zeroed host page.
+ * @block: the block; caller holds @block->lock.
+ * @first: first page index.
+ * @last: last page index (inclusive).
+ * @nid: NUMA node.
+ * @thisnode: do not fall back to other nodes.
+ *
+ * Pages that already have backing are left alone.
+ *
+ * Return: 0 or -ENOMEM (pages populated so far stay populated).
+ */
+int uvm_block_populate_locked(struct uvm_va_block *block, unsigned int first,
+			      unsigned int last, int nid, bool thisnode)
+{
+	unsigned int i, done = 0;
+	struct page *page;
+
+	lockdep_assert_held(&block->lock);
+	for (i = first; i <= last; i++) {
+		if (block->cpu_pages[i])
+			continue;
+		page = uvm_block_alloc_page(block->mgd, nid, thisnode);
+		if (!page)
+			break;
+		block->cpu_pages[i] = page;
+		block->nr_cpu_pages++;
+		done++;
+	}
+	if (done) {
+		uvm_count(block->mgd, UVM_STAT_PAGES_POPULATED, done);
+		trace_uvm_populate(block->start + ((unsigned long)first << PAGE_SHIFT),
+				   done, nid);
+	}
+	return i <= last ? -ENOMEM : 0;
+}
+
+/* Replace the host page at @i by @new: caller zapped and copied. */
+static void block_replace_page(struct uvm_va_block *block, unsigned int i,
+			       struct page *new)
+{
+	struct page *old = block->cpu_pages[i];
+
+	block->cpu_pages[i] = new;
+	unlock_page(old);
+	block_put_page(old);
+}
+
+/* Move the locked pages of [first, last] flagged in @move to @nid. */
+static int block_move_run(struct uvm_va_block *block, unsigned int first,
+			  unsigned int last, int nid)
+{
+	struct page *new;
+	unsigned int i;
+
+	for (i = first; i <= last; i++)
+		lock_page(block->cpu_pages[i]);
+	block_zap_cpu(block, first, last);
+	for (i = first; i <= last; i++) {
+		new = uvm_block_alloc_page(block->mgd, nid, true);
+		if (!new)
+			goto err_unlock_rest;
+		copy_highpage(new, block->cpu_pages[i]);
+		block_replace_page(block, i, new);
+	}
+	return 0;
+
+err_unlock_rest:
+	for (; i <= last; i++)
+		unlock_page(block->cpu_pages[i]);
+	return -ENOMEM;
+}
+
+static bool block_page_needs_move(struct uvm_va_block *block, unsigned int i,
+				  int nid)
+{
+	struct page *page = block->cpu_pages[i];
+
+	/* A page pinned for DMA (O_DIRECT, RDMA) stays where it is. */
+	return page && page_to_nid(page) != nid &&
+	       !folio_maybe_dma_pinned(page_folio(page));
+}
+
+/**
+ * uvm_block_migrate_host_locked() - put the host copies of [first, last]
+ * on node @nid.
+ * @block: the block; caller holds @block->lock.
+ * @first: first page index.
+ * @last: last page index (inclusive).
+ * @nid: destination node (online, with memory).
+ *
+ * Unpopulated pages are populated on @nid. Runs of pages that must move are
+ * unmapped from the CPU, copied and freed in one pass each.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int uvm_block_migrate_host_locked(struct uvm_va_block *block,
+				  unsigned int first, unsigned int last,
+				  int nid)
+{
+	unsigned int i = first, run, moved = 0;
+	int ret = 0;
+
+	lockdep_assert_held(&block->lock);
+	while (i <= last && !ret) {
+		if (!block_page_needs_move(block, i, nid)) {
+			i++;
+			continue;
+		}
+		for (run = i; run < last && block_page_needs_move(block, run + 1, nid);)
+			run++;
+		ret = block_move_run(block, i, run, nid);
+		if (!ret)
+			moved += run - i + 1;
+		i = run + 1;
+	}
+	if (moved) {
+		uvm_count(block->mgd, UVM_STAT_MIGRATE_H2H_PAGES, moved);
+		uvm_count(block->mgd, UVM_STAT_MIGRATE_H2H_BYTES,
+			  (u64)moved << PAGE_SHIFT);
+		trace_uvm_migrate(block->start + ((unsigned long)first << PAGE_SHIFT),
+				  moved, NUMA_NO_NODE, nid, UVM_CAUSE_PREFETCH);
+	}
+	if (ret)
+		return ret;
+	return uvm_block_populate_locked(block, first, last, nid, true);
+}
+
+/**
+ * uvm_block_release_range_locked() - free the pages [first, last].
+ * @block: the block; caller holds @block->lock.
+ * @first: first page index.
+ * @last: last page index (inclusive).
+ *
+ * The caller has removed every CPU mapping of the range (munmap did).
+ */
+void uvm_block_release_range_locked(struct uvm_va_block *block,
+				    unsigned int first, unsigned int last)
+{
+	unsigned int i, freed = 0;
+
+	lockdep_assert_held(&block->lock);
+	for (i = first; i <= last; i++) {
+		if (!block->cpu_pages[i])
+			continue;
+		block_put_page(block->cpu_pages[i]);
+		block->cpu_pages[i] = NULL;
+		block->nr_cpu_pages--;
+		freed++;
+	}
+	bitmap_clear(block->cpu_mapped, first, last - first + 1);
+	bitmap_clear(block->cpu_writable, first, last - first + 1);
+	if (freed)
+		uvm_count(block->mgd, UVM_STAT_PAGES_FREED, freed);
+}
+
+/**
+ * uvm_block_free() - free an empty or abandoned block and its pages.
+ * @block: a block no longer reachable from its VA space.
+ */
+void uvm_block_free(struct uvm_va_block *block)
+{
+	mutex_lock(&block->lock);
+	uvm_block_release_range_locked(block, 0, UVM_BLOCK_PAGES - 1);
+	mutex_unlock(&block->lock);
+	mutex_destroy(&block->lock);
+	kfree(block);
+}
+
+/**
+ * uvm_managed_punch() - release every page of [start, end) (munmap).
+ * @mgd: managed state; caller holds @mgd->lock for write.
+ * @start: page-aligned start.
+ * @end: page-aligned end.
+ */
+void uvm_managed_punch(struct uvm_managed *mgd, unsigned long start,
+		       unsigned long end)
+{
+	unsigned long addr = start, next;
+	struct uvm_va_block *block;
+
+	lockdep_assert_held_write(&mgd->lock);
+	for (; addr < end; addr = next) {
+		next = min(end, (addr | (UVM_BLOCK_SIZE - 1)) + 1);
+		block = xa_load(&mgd->blocks, addr >> UVM_BLOCK_SHIFT);
+		if (!block)
+			continue;
+		mutex_lock(&block->lock);
+		uvm_block_release_range_locked(block, uvm_block_index(addr),
+					       uvm_block_index(next - 1));
+		mutex_unlock(&block->lock);
+		if (!block->nr_cpu_pages) {
+			xa_erase(&mgd->blocks, addr >> UVM_BLOCK_SHIFT);
+			uvm_block_free(block);
+		}
+	}
+}

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * uvm_device.h - a device with memory, and the global device registry.
+ */
+#ifndef __UVM_DEVICE_H__
+#define __UVM_DEVICE_H__
+
+#include <linux/stddef.h>
+#include <linux/types.h>
+
+#include <drm/drm_device.h>
+#include <drm/drm_drv.h>
+
+#include "uvm_backend.h"
+#include "uvm_mem.h"
+
+struct uvm_device_info;
+
+/**
+ * struct uvm_device - one device whose memory uvm manages.
+ * @drm: embedded DRM device (render node). Its reference count is the
+ *	device's: uvm_device_get()/uvm_device_put() are drm_dev_get()/put(),
+ *	and the structure is freed by DRM-managed release once the backend is
+ *	unbound and the last reference (open render node, registry lookup,
+ *	device memory allocation) is gone.
+ * @ops: backend primitives.
+ * @id: registry index (0..UVM_MAX_DEVICES-1); UVM_MAX_DEVICES while not
+ *	registered. Stable for the device's registered lifetime.
+ * @numa_node: host NUMA node closest to the device, NUMA_NO_NODE if none.
+ * @mem_size: bytes of device memory.
+ * @pool: the device memory allocator.
+ *
+ * Immutable after uvm_device_register() except where a member says so.
+ * Per-device managed-memory state (residency bitmaps, page tables, fault
+ * and copy queues) goes here, each with its own documented lock.
+ */
+struct uvm_device {
+	struct drm_device drm;
+	const struct uvm_backend_ops *ops;
+	u32 id;
+	int numa_node;
+	u64 mem_size;
+	struct uvm_mem_pool pool;
+};
+
+static inline struct uvm_device *to_uvm_device(struct drm_device *drm)
+{
+	return container_of(drm, struct uvm_device, drm);
+}
+
+static inline void uvm_device_get_ref(struct uvm_device *udev)
+{
+	drm_dev_get(&udev->drm);
+}
+
+static inline void uvm_device_put(struct uvm_device *udev)
+{
+	drm_dev_put(&udev->drm);
+}
+
+void *__uvm_device_alloc(struct device *parent,
+			 const struct uvm_backend_ops *ops,
+			 size_t size, size_t offset);
+
+/**
+ * uvm_device_alloc - allocate a backend structure embedding a uvm_device.
+ * @parent: the bus device (devm owner).
+ * @ops: backend ops.
+ * @type: backend structure type.
+ * @member: name of its struct uvm_device member.
+ *
+ * Returns the backend structure or an ERR_PTR. Freed by DRM-managed release.
+ */
+#define uvm_device_alloc(parent, ops, type, member) \
+	((type *)__uvm_device_alloc(parent, ops, sizeof(type), \
+				    offsetof(type, member)))
+
+int uvm_device_register(struct uvm_device *udev);
+void uvm_device_unregister(struct uvm_device *udev);
+
+/* Registry lookup: a counted reference or NULL. Takes the registry lock. */
+struct uvm_device *uvm_device_get(u32 id);
+u32 uvm_device_count(void);
+void uvm_device_fill_info(struct uvm_device *udev,
+			  struct uvm_device_info *info);
+
+#endif /* __UVM_DEVICE_H__ */

@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * uvm_drv.c - module entry points, parameters and leak accounting.
+ */
+
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/printk.h>
+
+#include "uvm_drv.h"
+#include "uvm_emu.h"
+#include "uvm_pci.h"
+#include "uvm_va_space.h"
+
+/**
+ * DOC: Overview
+ *
+ * uvm.ko gives Linux CUDA-style managed memory. It drives devices with
+ * memory (uvm_device.c) through backends (uvm_pci.c: a PCI memory BAR;
+ * uvm_emu.c: system RAM), manages each device's memory with a buddy
+ * allocator (uvm_mem.c), exposes every device as a DRM render node
+ * (uvm_drm.c) and gives each process VA spaces through /dev/uvm
+ * (uvm_va_space.c, uvm_ioctl.c). Load order: VA spaces (/dev/uvm), PCI
+ * driver, emulated devices; unload in reverse, then leak checks.
+ */
+
+/**
+ * DOC: Locking
+ *
+ * Lock order, outermost first (docs/locking.md has the reasons):
+ *
+ * 1. mmap_lock of the VA space's mm (taken by the core for faults/mmap).
+ * 2. uvm_va_space.lock (rw_semaphore): test allocations now, managed ranges
+ *    later. Never held across copy_{to,from}_user.
+ * 3. per-block locks of managed memory (added with managed memory).
+ * 4. uvm_mem_pool.lock (mutex, per device): the buddy allocator.
+ * 5. the device registry's xa_lock (spinlock): nothing nests inside.
+ *
+ * drm_dev_enter()/drm_dev_exit() is an SRCU read section, not a lock: it
+ * may be entered under any of the above, and drm_dev_unplug() (which waits
+ * for it) is only ever called from remove with none of them held.
+ */
+
+struct uvm_accounting uvm_acct;
+
+static unsigned int emulated_devices;
+module_param(emulated_devices, uint, 0444);
+MODULE_PARM_DESC(emulated_devices,
+		 "Number of emulated (system RAM) devices, 0..8 (default 0)");
+
+static unsigned int emulated_mem_mb = 256;
+module_param(emulated_mem_mb, uint, 0444);
+MODULE_PARM_DESC(emulated_mem_mb,
+		 "Memory of each emulated device in MiB, 16..65536 (default 256)");
+
+bool uvm_enable_test_ioctls;
+module_param_named(enable_test_ioctls, uvm_enable_test_ioctls, bool, 0444);
+MODULE_PARM_DESC(enable_test_ioctls,
+		 "Enable test-only ioctls (default off)");
+
+#define UVM_EMULATED_DEVICES_MAX	8
+#define UVM_EMULATED_MEM_MB_MIN		16
+#define UVM_EMULATED_MEM_MB_MAX		65536
+
+static int __init uvm_check_params(void)
+{
+	if (emulated_devices > UVM_EMULATED_DEVICES_MAX) {
+		pr_err("uvm: emulated_devices=%u out of range 0..%d\n",
+		       emulated_devices, UVM_EMULATED_DEVICES_MAX);
+		return -EINVAL;
+	}
+	if (emulated_mem_mb < UVM_EMULATED_MEM_MB_MIN ||
+	    emulated_mem_mb > UVM_EMULATED_MEM_MB_MAX) {
+		pr_err("uvm: emulated_mem_mb=%u out of range %d..%d\n",
+		       emulated_mem_mb, UVM_EMULATED_MEM_MB_MIN,
+		       UVM_EMULATED_MEM_MB_MAX);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void uvm_check_leaks(void)
+{
+	if (atomic_read(&uvm_acct.va_spaces))
+		pr_err("uvm: leak: %d VA spaces\n",
+		       atomic_read(&uvm_acct.va_spaces));
+	if (atomic_read(&uvm_acct.devices))
+		pr_err("uvm: leak: %d devices\n",
+		       atomic_read(&uvm_acct.devices));
+	if (atomic64_read(&uvm_acct.devmem_bytes))
+		pr_err("uvm: leak: %lld bytes of device memory\n",
+		       (long long)atomic64_read(&uvm_acct.devmem_bytes));
+	if (atomic_long_read(&uvm_acct.pages))
+		pr_err("uvm: leak: %ld pages\n",
+		       atomic_long_read(&uvm_acct.pages));
+}
+
+static int __init uvm_init(void)
+{
+	int ret;
+
+	ret = uvm_check_params();
+	if (ret)
+		return ret;
+
+	ret = uvm_va_space_init();
+	if (ret)
+		return ret;
+	ret = uvm_pci_init();
+	if (ret)
+		goto err_va_space_exit;
+	ret = uvm_emu_init(emulated_devices, emulated_mem_mb);
+	if (ret)
+		goto err_pci_exit;
+
+	pr_info("uvm: loaded (%u emulated devices, test ioctls %s)\n",
+		emulated_devices, uvm_enable_test_ioctls ? "on" : "off");
+	return 0;
+
+err_pci_exit:
+	uvm_pci_exit();
+err_va_space_exit:
+	uvm_va_space_exit();
+	uvm_check_leaks();
+	return ret;
+}
+
+static void __exit uvm_exit(void)
+{
+	uvm_emu_exit();
+	uvm_pci_exit();
+	uvm_va_space_exit();
+	uvm_check_leaks();
+	pr_info("uvm: unloaded\n");
+}
+
+module_init(uvm_init);
+module_exit(uvm_exit);
+
+MODULE_DESCRIPTION("Unified virtual memory: managed memory for CPUs and PCIe devices");
+MODULE_LICENSE("GPL");
+MODULE_SOFTDEP("pre: drm drm_buddy");

@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DOC: Policies
+ *
+ * Advice (preferred location, accessed-by, read-mostly) and the last
+ * prefetch location are per page, but they are set on ranges and are nearly
+ * always uniform over long runs. They are kept as extents in a maple tree:
+ * an update splits the extents at its two ends, changes the extents in
+ * between in place and merges neighbours that became equal again. Every
+ * managed page is covered by exactly one extent from mmap() to munmap().
+ * Splitting first means an allocation failure changes nothing visible.
+ */
+#include <linux/slab.h>
+#include <uapi/uvm.h>
+
+#include "uvm_policy.h"
+
+void uvm_policy_map_init(struct uvm_policy_map *map)
+{
+	mt_init(&map->tree);
+}
+
+void uvm_policy_map_destroy(struct uvm_policy_map *map)
+{
+	struct uvm_policy_extent *ext;
+	unsigned long index = 0;
+
+	mt_for_each(&map->tree, ext, index, ULONG_MAX)
+		kfree(ext);
+	mtree_destroy(&map->tree);
+}
+
+static int policy_store(struct uvm_policy_map *map,
+			struct uvm_policy_extent *ext)
+{
+	return mtree_store_range(&map->tree, ext->start, ext->end - 1, ext,
+				 GFP_KERNEL);
+}
+
+/**
+ * uvm_policy_add() - cover [start, end) with the default policy.
+ * @map: the map; [start, end) must not be covered yet.
+ * @start: page-aligned start.
+ * @end: page-aligned end.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int uvm_policy_add(struct uvm_policy_map *map, unsigned long start,
+		   unsigned long end)
+{
+	struct uvm_policy_extent *ext;
+	int ret;
+
+	ext = kzalloc(sizeof(*ext), GFP_KERNEL_ACCOUNT);
+	if (!ext)
+		return -ENOMEM;
+	ext->start = start;
+	ext->end = end;
+	ret = mtree_insert_range(&map->tree, start, end - 1, ext, GFP_KERNEL);
+	if (ret)
+		kfree(ext);
+	return ret;
+}
+
+/* Make @addr the start of an extent (if it lies inside one). */
+static int policy_split(struct uvm_policy_map *map, unsigned long addr)
+{
+	struct uvm_policy_extent *ext, *upper;
+	int ret;
+
+	ext = mtree_load(&map->tree, addr);
+	if (!ext || ext->start == addr)
+		return 0;
+
+	upper = kmemdup(ext, sizeof(*ext), GFP_KERNEL_ACCOUNT);
+	if (!upper)
+		return -ENOMEM;
+	upper->start = addr;
+	ret = policy_store(map, upper);
+	if (ret) {
+		kfree(upper);
+		return ret;
+	}
+	ext->end = addr;
+	return 0;
+}
+
+static bool policy_equal(const struct uvm_policy *a, const struct uvm_policy *b)
+{
+	return uvm_loc_equal(&a->preferred, &b->preferred) &&
+	       uvm_loc_equal(&a->last_prefetch, &b->last_prefetch) &&
+	       a->accessed_by == b->accessed_by &&
+	       a->accessed_by_host == b->accessed_by_host &&
+	       a->read_mostly == b->read_mostly;
+}
+
+/* Merge the extent starting at @addr into its left neighbour if equal. */
+static void policy_merge_at(struct uvm_policy_map *map, unsigned long addr)
+{
+	struct uvm_policy_extent *left, *right;
+	unsigned long old_end;
+
+	if (!addr)
+		return;
+	left = mtree_load(&map->tree, addr - 1);
+	right = mtree_load(&map->tree, addr);
+	if (!left || !right || left == right || left->end != right->start ||
+	    !policy_equal(&left->pol, &right->pol))
+		return;
+
+	old_end = left->end;
+	left->end = right->end;
+	if (policy_store(map, left)) {
+		left->end = old_end;	/* still correct, just not merged */
+		return;
+	}
+	kfree(right);
+}
+
+/**
+ * uvm_policy_update() - apply @fn to the policy of every page in a range.
+ * @map: the map; [start, end) must be fully covered.
+ * @start: page-aligned start.
+ * @end: page-aligned end.
+ * @fn: called once per extent inside [start, end).
+ * @arg: passed to @fn.
+ *
+ * Return: 0, or -ENOMEM with no policy changed.
+ */
+int uvm_policy_update(struct uvm_policy_map *map, unsigned long start,
+		      unsigned long end, uvm_policy_fn fn, const void *arg)
+{
+	struct uvm_policy_extent *ext;
+	unsigned long index = start;
+	int ret;
+
+	ret = policy_split(map, start);
+	if (!ret)
+		ret = policy_split(map, end);
+	if (ret)
+		return ret;
+
+	mt_for_each(&map->tree, ext, index, end - 1)
+		fn(&ext->pol, arg);
+
+	/* Merge from the right so every extent we look at is still live. */
+	policy_merge_at(map, end);
+	index = start;
+	mt_for_each(&map->tree, ext, index, end - 1)
+		if (ext->start != start)
+			policy_merge_at(map, ext->start);
+	policy_merge_at(map, start);
+	return 0;
+}
+
+/**
+ * uvm_policy_remove() - drop the extents of [start, end) (munmap).
+ * @map: the map.
+ * @start: page-aligned start.
+ * @end: page-aligned end.
+ *
+ * Return: 0 or -ENOMEM (then nothing was removed).
+ */
+int uvm_policy_remove(struct uvm_policy_map *map, unsigned long start,
+		      unsigned long end)
+{
+	struct uvm_policy_extent *ext;
+	unsigned long index = start;
+	int ret;
+
+	ret = policy_split(map, start);
+	if (!ret)
+		ret = policy_split(map, end);
+	if (ret)
+		return ret;
+
+	mt_for_each(&map->tree, ext, index, end - 1)
+		kfree(ext);
+	mtree_store_range(&map->tree, start, end - 1, NULL, GFP_KERNEL);
+	return 0;
+}
+
+/**
+ * uvm_policy_at() - the policy of the page at @addr.
+ * @map: the map.
+ * @addr: a managed address.
+ *
+ * Return: the policy, valid while the caller holds the map's lock; NULL if
+ * @addr is not managed.
+ */
+const struct uvm_policy *uvm_policy_at(struct uvm_policy_map *map,
+				       unsigned long addr)
+{
+	struct uvm_policy_extent *ext = mtree_load(&map->tree, addr);
+
+	return ext ? &ext->pol : NULL;
+}
+
+static void loc_fold(struct uvm_loc *sum, const struct uvm_loc *loc)
+{
+	if (!uvm_loc_equal(sum, loc))
+		*sum = (struct uvm_loc){ .type = UVM_LOC_NONE };
+}
+
+/**
+ * uvm_policy_summarize() - what every page of [start, end) agrees on.
+ * @map: the map; [start, end) must be fully covered.
+ * @start: page-aligned start.
+ * @end: page-aligned end.
+ * @sum: out: locations where all pages agree (else NONE), the AND of the
+ *       accessed-by sets and of read-mostly.
+ */
+void uvm_policy_summarize(struct uvm_policy_map *map, unsigned long start,
+			  unsigned long end, struct uvm_policy *sum)
+{
+	struct uvm_policy_extent *ext;
+	unsigned long index = start;
+	bool first = true;
+
+	memset(sum, 0, sizeof(*sum));
+	mt_for_each(&map->tree, ext, index, end - 1) {
+		if (first) {
+			*sum = ext->pol;
+			first = false;
+			continue;
+		}
+		loc_fold(&sum->preferred, &ext->pol.preferred);
+		loc_fold(&sum->last_prefetch, &ext->pol.last_prefetch);
+		sum->accessed_by &= ext->pol.accessed_by;
+		sum->accessed_by_host &= ext->pol.accessed_by_host;
+		sum->read_mostly &= ext->pol.read_mostly;
+	}
+}

@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cuda_driver.c - the driver-API (cu*) twins of the managed-memory calls.
+ *
+ * They share the runtime's implementation (cuda_managed.c), its lazy
+ * initialisation and its single VA space: libuvm has no separate driver
+ * contexts, every cu* call acts on the process's one context, so none of
+ * them returns CUDA_ERROR_INVALID_CONTEXT. Driver calls never touch the
+ * runtime's last error. Linker names: cuda.h maps cuMemAdvise to
+ * cuMemAdvise_v2 and cuMemPrefetchAsync to cuMemPrefetchAsync_v2(_ptsz);
+ * the plain names keep CUDA 10's CUdevice signatures for old binaries
+ * (CU_DEVICE_CPU = host).
+ */
+#include "cuda_managed.h"
+
+#undef cuMemAdvise
+#undef cuMemPrefetchAsync
+#undef cuMemPrefetchBatchAsync
+#undef cuMemDiscardBatchAsync
+#undef cuMemDiscardAndPrefetchBatchAsync
+
+/* The legacy (CUDA 10) forms, exported under the plain names. */
+CUresult cuMemAdvise(CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUdevice device);
+CUresult cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count, CUdevice dstDevice, CUstream hStream);
+CUresult cuMemPrefetchAsync_ptsz(CUdeviceptr devPtr, size_t count, CUdevice dstDevice,
+				 CUstream hStream);
+/* Names cuda.h only produces through macros. */
+CUresult cuMemAdvise_v2(CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUmemLocation location);
+CUresult cuMemPrefetchAsync_v2(CUdeviceptr devPtr, size_t count, CUmemLocation location,
+			       unsigned int flags, CUstream hStream);
+CUresult cuMemPrefetchAsync_v2_ptsz(CUdeviceptr devPtr, size_t count, CUmemLocation location,
+				    unsigned int flags, CUstream hStream);
+CUresult cuMemPrefetchBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count,
+				 CUmemLocation *prefetchLocs, size_t *prefetchLocIdxs,
+				 size_t numPrefetchLocs, unsigned long long flags, CUstream hStream);
+CUresult cuMemPrefetchBatchAsync_ptsz(CUdeviceptr *dptrs, size_t *sizes, size_t count,
+				      CUmemLocation *prefetchLocs, size_t *prefetchLocIdxs,
+				      size_t numPrefetchLocs, unsigned long long flags,
+				      CUstream hStream);
+CUresult cuMemDiscardBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count,
+				unsigned long long flags, CUstream hStream);
+CUresult cuMemDiscardBatchAsync_ptsz(CUdeviceptr *dptrs, size_t *sizes, size_t count,
+				     unsigned long long flags, CUstream hStream);
+CUresult cuMemDiscardAndPrefetchBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count,
+					   CUmemLocation *prefetchLocs, size_t *prefetchLocIdxs,
+					   size_t numPrefetchLocs, unsigned long long flags,
+					   CUstream hStream);
+CUresult cuMemDiscardAndPrefetchBatchAsync_ptsz(CUdeviceptr *dptrs, size_t *sizes, size_t count,
+						CUmemLocation *prefetchLocs,
+						size_t *prefetchLocIdxs, size_t numPrefetchLocs,
+						unsigned long long flags, CUstream hStream);
+
+_Static_assert(sizeof(CUmemLocation) == sizeof(struct cudaMemLocation), "location");
+_Static_assert(sizeof(CUdeviceptr) == sizeof(void *), "CUdeviceptr");
+
+/*
+ * The runtime's status as a CUresult. Initialisation failures: no module
+ * is CUDA_ERROR_NOT_INITIALIZED (the driver could not be initialised),
+ * no device CUDA_ERROR_NO_DEVICE.
+ */
+static CUresult cu_status(cudaError_t e)
+{
+	switch (e) {
+	case cudaSuccess:
+		return CUDA_SUCCESS;
+	case cudaErrorInvalidValue:
+		return CUDA_ERROR_INVALID_VALUE;
+	case cudaErrorMemoryAllocation:
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	case cudaErrorInsufficientDriver:
+	case cudaErrorInitializationError:
+		return CUDA_ERROR_NOT_INITIALIZED;
+	case cudaErrorNoDevice:
+		return CUDA_ERROR_NO_DEVICE;
+	case cudaErrorInvalidDevice:
+		return CUDA_ERROR_INVALID_DEVICE;
+	case cudaErrorInvalidResourceHandle:
+		return CUDA_ERROR_INVALID_HANDLE;
+	case cudaErrorNotSupported:
+		return CUDA_ERROR_NOT_SUPPORTED;
+	case cudaErrorNotPermitted:
+		return CUDA_ERROR_NOT_PERMITTED;
+	case cudaErrorDevicesUnavailable:
+		return CUDA_ERROR_DEVICE_UNAVAILABLE;
+	case cudaErrorNotReady:
+		return CUDA_ERROR_NOT_READY;
+	case cudaErrorTimeout:
+		return CUDA_ERROR_TIMEOUT;
+	default:
+		return CUDA_ERROR_UNKNOWN;
+	}
+}
+
+static struct cudaMemLocation loc_rt(CUmemLocation l)
+{
+	return (struct cudaMemLocation){ .type = (enum cudaMemLocationType)l.type, .id = l.id };
+}
+
+/* Legacy CUdevice argument: CU_DEVICE_CPU is the host, else an ordinal. */
+static struct cudaMemLocation loc_legacy(CUdevice dev)
+{
+	if (dev == CU_DEVICE_CPU)
+		return (struct cudaMemLocation){ .type = cudaMemLocationTypeHost, .id = 0 };
+	return (struct cudaMemLocation){ .type = cudaMemLocationTypeDevice, .id = dev };
+}
+
+uvm_public CUresult cuMemAdvise_v2(CUdeviceptr devPtr, size_t count, CUmem_advise advice,
+				   CUmemLocation location)
+{
+	return cu_status(uvm_cm_advise((const void *)devPtr, count, advice, loc_rt(location)));
+}
+
+uvm_public CUresult cuMemAdvise(CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUdevice device)
+{
+	return cu_status(uvm_cm_advise((const void *)devPtr, count, advice, loc_legacy(device)));
+}
+
+uvm_public CUresult cuMemPrefetchAsync_v2(CUdeviceptr devPtr, size_t count, CUmemLocation location,
+					  unsigned int flags, CUstream hStream)
+{
+	return cu_status(uvm_cm_prefetch((const void *)devPtr, count, loc_rt(location), flags,
+					 hStream, false));
+}
+
+uvm_public CUresult cuMemPrefetchAsync_v2_ptsz(CUdeviceptr devPtr, size_t count,
+					       CUmemLocation location, unsigned int flags,
+					       CUstream hStream)
+{
+	return cu_status(uvm_cm_prefetch((const void *)devPtr, count, loc_rt(location), flags,
+					 hStream, true));
+}
+
+uvm_public CUresult cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count, CUdevice dstDevice,
+				       CUstream hStream)
+{
+	return cu_status(uvm_cm_prefetch((const void *)devPtr, count, loc_legacy(dstDevice), 0,
+					 hStream, false));
+}
+
+uvm_public CUresult cuMemPrefetchAsync_ptsz(CUdeviceptr devPtr, size_t count, CUdevice dstDevice,
+					    CUstream hStream)
+{
+	return cu_status(uvm_cm_prefetch((const void *)devPtr, count, loc_legacy(dstDevice), 0,
+					 hStream, true));
+}
+
+static CUresult cu_batch(CUdeviceptr *dptrs, size_t *sizes, size_t count, CUmemLocation *locs,
+			 size_t *idxs, size_t nlocs, unsigned long long flags, CUstream hStream,
+			 bool ptsz, bool discard)
+{
+	return cu_status(uvm_cm_prefetch_batch((void *const *)dptrs, sizes, count,
+					       (const struct cudaMemLocation *)locs, idxs, nlocs,
+					       flags, hStream, ptsz, discard));
+}
+
+uvm_public CUresult cuMemPrefetchBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count,
+					    CUmemLocation *prefetchLocs, size_t *prefetchLocIdxs,
+					    size_t numPrefetchLocs, unsigned long long flags,
+					    CUstream hStream)
+{
+	return cu_batch(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags,
+			hStream, false, false);
+}
+
+uvm_public CUresult cuMemPrefetchBatchAsync_ptsz(CUdeviceptr *dptrs, size_t *sizes, size_t count,
+						 CUmemLocation *prefetchLocs, size_t *prefetchLocIdxs,
+						 size_t numPrefetchLocs, unsigned long long flags,
+						 CUstream hStream)
+{
+	return cu_batch(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags,
+			hStream, true, false);
+}
+
+uvm_public CUresult cuMemDiscardAndPrefetchBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count,
+						      CUmemLocation *prefetchLocs,
+						      size_t *prefetchLocIdxs, size_t numPrefetchLocs,
+						      unsigned long long flags, CUstream hStream)
+{
+	return cu_batch(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags,
+			hStream, false, true);
+}
+
+uvm_public CUresult cuMemDiscardAndPrefetchBatchAsync_ptsz(CUdeviceptr *dptrs, size_t *sizes,
+							   size_t count, CUmemLocation *prefetchLocs,
+							   size_t *prefetchLocIdxs,
+							   size_t numPrefetchLocs,
+							   unsigned long long flags, CUstream hStream)
+{
+	return cu_batch(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags,
+			hStream, true, true);
+}
+
+uvm_public CUresult cuMemDiscardBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count,
+					   unsigned long long flags, CUstream hStream)
+{
+	return cu_status(uvm_cm_discard_batch((void *const *)dptrs, sizes, count, flags, hStream,
+					      false));
+}
+
+uvm_public CUresult cuMemDiscardBatchAsync_ptsz(CUdeviceptr *dptrs, size_t *sizes, size_t count,
+						unsigned long long flags, CUstream hStream)
+{
+	return cu_status(uvm_cm_discard_batch((void *const *)dptrs, sizes, count, flags, hStream,
+					      true));
+}
+
+uvm_public CUresult cuMemRangeGetAttribute(void *data, size_t dataSize, CUmem_range_attribute attribute,
+					   CUdeviceptr devPtr, size_t count)
+{
+	int attr = attribute;
+
+	return cu_status(uvm_cm_range_attrs(&data, &dataSize, &attr, 1, (const void *)devPtr, count));
+}
+
+uvm_public CUresult cuMemRangeGetAttributes(void **data, size_t *dataSizes,
+					    CUmem_range_attribute *attributes, size_t numAttributes,
+					    CUdeviceptr devPtr, size_t count)
+{
+	_Static_assert(sizeof(CUmem_range_attribute) == sizeof(int), "enum size");
+	return cu_status(uvm_cm_range_attrs(data, dataSizes, (const int *)attributes, numAttributes,
+					    (const void *)devPtr, count));
+}
+
+/* ---- pointer attributes --------------------------------------------------- */
+
+#define PUT(type, val)	(*(type *)data = (type)(val))
+
+/*
+ * One attribute of a managed pointer (@a) or, with @a NULL, the default a
+ * non-CUDA pointer gets from cuPointerGetAttributes. Managed memory reports
+ * MEMORY_TYPE DEVICE (what CUDA's driver reports; IS_MANAGED tells them
+ * apart). "Boolean" results are written as unsigned int.
+ */
+static CUresult ptr_attr(CUpointer_attribute attr, const struct uvm_alloc *a, CUdeviceptr ptr,
+			 void *data)
+{
+	switch (attr) {
+	case CU_POINTER_ATTRIBUTE_MEMORY_TYPE:
+		PUT(unsigned int, a ? CU_MEMORYTYPE_DEVICE : 0);
+		break;
+	case CU_POINTER_ATTRIBUTE_DEVICE_POINTER:
+		PUT(CUdeviceptr, a ? ptr : 0);
+		break;
+	case CU_POINTER_ATTRIBUTE_HOST_POINTER:
+		PUT(void *, a ? (void *)ptr : NULL);
+		break;
+	case CU_POINTER_ATTRIBUTE_BUFFER_ID:
+		PUT(unsigned long long, a ? a->buffer_id : 0);
+		break;
+	case CU_POINTER_ATTRIBUTE_IS_MANAGED:
+	case CU_POINTER_ATTRIBUTE_MAPPED:
+	case CU_POINTER_ATTRIBUTE_SYNC_MEMOPS:	/* managed memory ops are synchronous */
+		PUT(unsigned int, a != NULL);
+		break;
+	case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL:
+		PUT(int, a ? a->device : cudaInvalidDeviceId);
+		break;
+	case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR:
+		PUT(CUdeviceptr, a ? a->base : 0);
+		break;
+	case CU_POINTER_ATTRIBUTE_RANGE_SIZE:
+		PUT(size_t, a ? a->size : 0);
+		break;
+	case CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE:
+	case CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE:
+	case CU_POINTER_ATTRIBUTE_IS_HW_DECOMPRESS_CAPABLE:
+		PUT(unsigned int, 0);
+		break;
+	case CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES:
+		PUT(unsigned long long, 0);
+		break;
+	case CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE:
+		PUT(CUmemoryPool, NULL);	/* not from a pool */
+		break;
+	case CU_POINTER_ATTRIBUTE_CONTEXT:
+		if (a)
+			return CUDA_ERROR_NOT_SUPPORTED;	/* no driver contexts */
+		PUT(CUcontext, NULL);
+		break;
+	case CU_POINTER_ATTRIBUTE_P2P_TOKENS:
+	case CU_POINTER_ATTRIBUTE_ACCESS_FLAGS:
+	case CU_POINTER_ATTRIBUTE_MAPPING_SIZE:
+	case CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR:
+	case CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID:
+		return CUDA_ERROR_NOT_SUPPORTED;
+	default:
+		return CUDA_ERROR_INVALID_VALUE;
+	}
+	return CUDA_SUCCESS;
+}
+
+#undef PUT
+
+uvm_public CUresult cuPointerGetAttribute(void *data, CUpointer_attribute attribute, CUdeviceptr ptr)
+{
+	struct uvm_alloc a;
+	cudaError_t e = uvm_cuda_init();
+
+	if (e)
+		return cu_status(e);
+	if (!data || uvm_cm_lookup((const void *)ptr, &a))
+		return CUDA_ERROR_INVALID_VALUE;
+	return ptr_attr(attribute, &a, ptr, data);
+}
+
+uvm_public CUresult cuPointerGetAttributes(unsigned int numAttributes, CUpointer_attribute *attributes,
+					   void **data, CUdeviceptr ptr)
+{
+	struct uvm_alloc a;
+	const struct uvm_alloc *pa;
+	cudaError_t e = uvm_cuda_init();
+	CUresult r = CUDA_SUCCESS;
+	unsigned int i;
+
+	if (e)
+		return cu_status(e);
+	if (!numAttributes || !attributes || !data)
+		return CUDA_ERROR_INVALID_VALUE;
+	for (i = 0; i < numAttributes; i++) {
+		if (!data[i])
+			return CUDA_ERROR_INVALID_VALUE;
+	}
+	pa = uvm_cm_lookup((const void *)ptr, &a) ? NULL : &a;
+	for (i = 0; i < numAttributes && r == CUDA_SUCCESS; i++)
+		r = ptr_attr(attributes[i], pa, ptr, data[i]);
+	return r;
+}

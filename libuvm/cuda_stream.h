@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cuda_stream.h - streams and events inside libuvm (cuda_stream.c).
+ */
+#ifndef UVM_CUDA_STREAM_H
+#define UVM_CUDA_STREAM_H
+
+#include "uvm_internal.h"
+
+/*
+ * One unit of stream work. run() executes in the stream's worker thread
+ * and returns 0 or -errno; release() frees the item (also when it never
+ * ran because submission failed).
+ */
+struct uvm_work {
+	struct uvm_work *next;
+	int (*run)(struct uvm_work *w);
+	void (*release)(struct uvm_work *w);
+};
+
+/*
+ * Resolve a stream handle to a referenced stream: 0 is the legacy stream,
+ * or the per-thread stream when @ptsz (the call came in through a _ptsz
+ * symbol); cudaStreamLegacy/cudaStreamPerThread explicitly; anything else
+ * must be a live cudaStreamCreate handle (else InvalidResourceHandle).
+ * Runtime must be initialised.
+ */
+cudaError_t uvm_stream_get(cudaStream_t h, bool ptsz, struct CUstream_st **out);
+void uvm_stream_put(struct CUstream_st *s);
+bool uvm_stream_is_legacy(const struct CUstream_st *s);
+
+/*
+ * Queue @w on @s in stream order (after the implicit legacy-stream
+ * dependencies). Takes ownership of @w in every case. 0 or -ENOMEM.
+ */
+int uvm_stream_submit(struct CUstream_st *s, struct uvm_work *w);
+
+#endif /* UVM_CUDA_STREAM_H */

@@ -1,0 +1,210 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers shared by the uvm kselftests: open the VA space, map managed
+ * memory, call the ioctls, query residency.
+ */
+#ifndef UVM_TEST_UTIL_H
+#define UVM_TEST_UTIL_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "../../include/uapi/uvm.h"
+
+#define PAGE		((size_t)sysconf(_SC_PAGESIZE))
+#define MIB		(1024UL * 1024UL)
+
+static inline int uvm_open(void)
+{
+	return open("/dev/uvm", O_RDWR | O_CLOEXEC);
+}
+
+static inline void *uvm_map(int fd, size_t size)
+{
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/* ioctl returning 0 or -errno */
+static inline int uvm_ioctl(int fd, unsigned long cmd, void *arg)
+{
+	return ioctl(fd, cmd, arg) ? -errno : 0;
+}
+
+static inline int uvm_prefetch(int fd, void *p, size_t len, uint32_t type,
+			       int32_t id)
+{
+	struct uvm_prefetch a = {
+		.addr = (uintptr_t)p, .length = len,
+		.dst = { .type = type, .id = id },
+	};
+
+	return uvm_ioctl(fd, UVM_IOCTL_PREFETCH, &a);
+}
+
+static inline int uvm_advise(int fd, void *p, size_t len, uint32_t advice,
+			     uint32_t type, int32_t id)
+{
+	struct uvm_advise a = {
+		.addr = (uintptr_t)p, .length = len, .advice = advice,
+		.loc = { .type = type, .id = id },
+	};
+
+	return uvm_ioctl(fd, UVM_IOCTL_ADVISE, &a);
+}
+
+static inline int uvm_attrs(int fd, void *p, size_t len,
+			    struct uvm_range_attrs *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->addr = (uintptr_t)p;
+	a->length = len;
+	return uvm_ioctl(fd, UVM_IOCTL_RANGE_ATTRS, a);
+}
+
+static inline int uvm_residency(int fd, void *p, size_t npages,
+				struct uvm_page_residency *out)
+{
+	struct uvm_residency a = {
+		.addr = (uintptr_t)p, .npages = npages,
+		.pages = (uintptr_t)out,
+	};
+
+	return uvm_ioctl(fd, UVM_IOCTL_RESIDENCY, &a);
+}
+
+/* Node of the host copy of the page at p, -1 if none, -2 on error. */
+static inline int uvm_page_node(int fd, void *p)
+{
+	struct uvm_page_residency r;
+
+	if (uvm_residency(fd, p, 1, &r))
+		return -2;
+	return r.cpu_node;
+}
+
+static inline uint64_t uvm_stat(int fd, unsigned int stat, unsigned int scope)
+{
+	uint64_t v[UVM_STAT_COUNT] = { 0 };
+	struct uvm_stats a = {
+		.values = (uintptr_t)v, .count = UVM_STAT_COUNT, .scope = scope,
+	};
+
+	if (uvm_ioctl(fd, UVM_IOCTL_STATS, &a))
+		return UINT64_MAX;
+	return v[stat];
+}
+
+/* move_pages(2) in query mode: node of each page, or -errno. */
+static inline long uvm_move_pages_query(void *p, int *status)
+{
+	void *pages[1] = { p };
+
+	return syscall(SYS_move_pages, 0, 1UL, pages, NULL, status, 0);
+}
+
+static inline int uvm_pin_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* The CPU whose node is @node (first one), -1 if none. */
+static inline int uvm_cpu_of_node(int node)
+{
+	char path[96];
+	int cpu;
+
+	for (cpu = 0; cpu < 256; cpu++) {
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/cpu/cpu%d/node%d", cpu, node);
+		if (access(path, F_OK) == 0)
+			return cpu;
+	}
+	return -1;
+}
+
+static inline uint64_t uvm_rand64(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+static inline unsigned char uvm_pattern(uint64_t seed, size_t i)
+{
+	return (unsigned char)((seed + i * 131 + (i >> 12)) & 0xff);
+}
+
+static inline void uvm_fill(void *p, size_t len, uint64_t seed)
+{
+	unsigned char *c = p;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		c[i] = uvm_pattern(seed, i);
+}
+
+/* Check base[off, off + len) against the pattern uvm_fill(base, .., seed)
+ * wrote; 0 if it matches, else 1 + the index of the first mismatch.
+ */
+static inline size_t uvm_check_off(const void *base, size_t off, size_t len,
+				   uint64_t seed)
+{
+	const unsigned char *c = base;
+	size_t i;
+
+	for (i = off; i < off + len; i++)
+		if (c[i] != uvm_pattern(seed, i))
+			return i + 1;
+	return 0;
+}
+
+static inline size_t uvm_check(const void *p, size_t len, uint64_t seed)
+{
+	return uvm_check_off(p, 0, len, seed);
+}
+
+/* Does touching *p (read, or write if @write) raise SIGSEGV or SIGBUS? */
+static sigjmp_buf uvm_touch_env;
+
+static inline void uvm_touch_handler(int sig)
+{
+	siglongjmp(uvm_touch_env, sig);
+}
+
+static inline int uvm_touch_faults(volatile char *p, int write)
+{
+	struct sigaction sa = { .sa_handler = uvm_touch_handler }, o1, o2;
+	int sig;
+
+	sigaction(SIGSEGV, &sa, &o1);
+	sigaction(SIGBUS, &sa, &o2);
+	sig = sigsetjmp(uvm_touch_env, 1);
+	if (!sig) {
+		if (write)
+			*p = 1;
+		else
+			(void)*p;
+	}
+	sigaction(SIGSEGV, &o1, NULL);
+	sigaction(SIGBUS, &o2, NULL);
+	return sig;
+}
+
+#endif /* UVM_TEST_UTIL_H */

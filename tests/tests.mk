@@ -1,0 +1,71 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# tests/tests.mk - included by the top-level Makefile.
+#
+#   make tests    build every tests/kselftest/*.c into build/tests/<name>
+#   make kmods    build the module for every kernel in KERNELS (build/<kver>/)
+#   make check    scripts/check: checkpatch --strict, sparse and W=1, both kernels
+#   make test     deps + kmods + lib + tools + tests + check + the VM suite
+#
+# A test source declares what it links in one comment line, e.g.
+#   // LDLIBS: -lnuma -ldrm -luvm
+# -luvm links $(LIBUVM_SO) (defined by libuvm/libuvm.mk) with an rpath, so the
+# binary runs unchanged in the VM (the repository has the same path there).
+# Every tests/kselftest/*.c is one test program; shared code goes in headers.
+
+UVM_CACHE	?= $(TOP)/cache
+TEST_DIR	:= $(TOP)/tests/kselftest
+TEST_OUT	:= $(BUILD)/tests
+TEST_SRCS	:= $(sort $(wildcard $(TEST_DIR)/*.c))
+TEST_NAMES	:= $(patsubst $(TEST_DIR)/%.c,%,$(TEST_SRCS))
+TEST_BINS	:= $(addprefix $(TEST_OUT)/,$(TEST_NAMES))
+
+# The harness headers warn under -Wextra (unused-parameter, sign-compare):
+# those two are silenced for test code only. uapi/uvm.h includes <drm.h>
+# (libdrm's copy); include/uapi comes last so it never shadows system headers.
+TEST_CFLAGS	:= -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare -O2 -g \
+		   -pthread -D_GNU_SOURCE -MMD -MP -I$(UVM_CACHE)/selftests -I$(TOP)/include \
+		   -idirafter $(TOP)/include/uapi \
+		   $(shell pkg-config --cflags libdrm 2>/dev/null)
+TEST_CFLAGS	+= $(EXTRA_TEST_CFLAGS)
+
+comma := ,
+test_ldlibs_raw = $(shell sed -n 's|^// LDLIBS:||p' $(TEST_DIR)/$(1).c)
+test_ldlibs = $(patsubst -luvm,$(LIBUVM_SO) -Wl$(comma)-rpath$(comma)$(patsubst %/,%,$(dir $(LIBUVM_SO))),$(call test_ldlibs_raw,$(1)))
+
+define test_rule
+$(TEST_OUT)/$(1): $(TEST_DIR)/$(1).c $(if $(filter -luvm,$(call test_ldlibs_raw,$(1))),$(LIBUVM_SO)) | $(UVM_CACHE)/selftests/kselftest_harness.h
+	@mkdir -p $$(@D); rm -f $$@
+	$$(if $$(filter -luvm,$$(call test_ldlibs_raw,$(1))),$$(if $$(LIBUVM_SO),,$$(error $(1): needs -luvm but LIBUVM_SO is not defined)))
+	$$(CC) $$(TEST_CFLAGS) -o $$@ $$< $$(call test_ldlibs,$(1))
+endef
+$(foreach t,$(TEST_NAMES),$(eval $(call test_rule,$(t))))
+-include $(TEST_BINS:=.d)
+
+$(UVM_CACHE)/selftests/kselftest_harness.h:
+	@echo "missing $@: run 'make deps'" >&2; exit 1
+
+.PHONY: tests kmods check test test-suite
+tests: $(TEST_BINS)
+
+kmods:
+	@set -e; for k in $(KERNELS); do $(TOP)/scripts/build-kmod $$k >/dev/null; done
+
+check:
+	@$(TOP)/scripts/check $(KERNELS)
+
+# The whole thing, in order (sub-makes so that every step sees what the
+# previous one installed or built). A failing `make check` does not stop the
+# suite: it is counted as one more failure; so is a test that does not build. run-suite prints the closing
+# "N passed, N failed" line; .ci/run repeats it after make's own messages.
+test:
+	@rm -f $(BUILD)/test-results/summary
+	@$(TOP)/scripts/deps
+	@$(MAKE) --no-print-directory kmods lib tools
+	@$(MAKE) --no-print-directory -k tests || echo "make test: some tests did not build (counted as failed)" >&2
+	@if $(MAKE) --no-print-directory check; then extra=; else extra=make-check; fi; \
+	  $(TOP)/tests/run-suite --kernels "$(KERNELS)" $${extra:+--also-failed $$extra}
+
+# The VM suite alone (everything built already).
+test-suite:
+	@$(TOP)/tests/run-suite --kernels "$(KERNELS)"

@@ -1,0 +1,145 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Stage 2 of tests/vm/run, inside the VM, chrooted into the host's root
+# (read-only 9p + tmpfs overlay) with the repository mounted writable at its
+# host path. Loads the module, binds the ivshmem devices to it, runs the
+# command, unloads the module, checks the kernel log and ends the VM through
+# isa-debug-exit with the final status:
+#
+#   the command's status, or 122 if it exited 0 but a harness check failed
+#   (insmod/rmmod failure, a "uvm: leak" line, no "uvm: unloaded" line, device
+#   nodes left after rmmod, BUG/WARNING/Oops/lockdep/... in the kernel log).
+#
+# Files in the job directory (/run/uvm-vm here, shared with the host):
+#   job.env (in), output (command output), dmesg, checks, status (out).
+
+JOB=/run/uvm-vm
+# shellcheck source=/dev/null
+. "$JOB/job.env"
+
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export HOME=/root TERM=dumb LC_ALL=C.UTF-8
+export UVM_VM=1 UVM_VM_KERNEL="$KVER" UVM_VM_NODES="$NODES" UVM_VM_DEVICES="$NDEVICES"
+export UVM_VM_EMULATED="$EMULATED" UVM_VM_MODULE="${MODULE:+1}"
+UVM_VM_MODULE=${UVM_VM_MODULE:-0}
+
+OUT=$JOB/output
+CHECKS=$JOB/checks
+: >"$CHECKS"
+failed=0
+
+say() { echo "uvm-vm: $*" >>"$OUT"; }
+check_fail() {
+	echo "$*" >>"$CHECKS"
+	failed=1
+}
+
+exit_vm() {
+	echo "$1" >"$JOB/status"
+	sync
+	printf "\\$(printf %03o "$1")" | dd of=/dev/port bs=1 seek=244 count=1 2>/dev/null
+	echo o >/proc/sysrq-trigger
+	sleep 10
+}
+
+# Kernel log lines that fail a run. Lockdep reports start with "WARNING:
+# possible circular locking dependency" or "INFO: ... lock ...".
+BAD_LOG='BUG:|WARNING:|Oops|KASAN|UBSAN:|possible circular locking|INFO: .*lock|INFO: task .* blocked|general protection|Call Trace|kernel BUG|list_(add|del) corruption'
+
+load_module() {
+	local deps
+	# The module's dependencies come from the kernel package's module tree
+	# (bind-mounted over /lib/modules/$KVER by stage 1).
+	deps=$(modinfo -F depends "$MODULE" 2>/dev/null | tr ',' ' ')
+	# shellcheck disable=SC2086
+	modprobe -a drm drm_buddy $deps >>"$OUT" 2>&1 ||
+		check_fail "modprobe drm drm_buddy $deps failed"
+	# shellcheck disable=SC2086
+	if ! insmod "$MODULE" $MODPARAMS >>"$OUT" 2>&1; then
+		check_fail "insmod $MODULE $MODPARAMS failed"
+		return 1
+	fi
+	return 0
+}
+
+# bind_devices: every ivshmem-plain device (1af4:1110) to the PCI driver uvm.
+bind_devices() {
+	local d bdf drv
+	[ -d /sys/bus/pci/drivers/uvm ] || { say "no PCI driver 'uvm': devices left unbound"; return; }
+	if [ "$BIND" = new_id ]; then
+		echo "1af4 1110" >/sys/bus/pci/drivers/uvm/new_id 2>>"$OUT"
+	fi
+	for d in /sys/bus/pci/devices/*; do
+		[ "$(cat "$d/vendor")" = 0x1af4 ] && [ "$(cat "$d/device")" = 0x1110 ] || continue
+		bdf=${d##*/}
+		drv=$(basename "$(readlink "$d/driver" 2>/dev/null)" 2>/dev/null)
+		[ "$drv" = uvm ] && continue
+		if [ "$BIND" = override ]; then
+			echo uvm >"$d/driver_override"
+			echo "$bdf" >/sys/bus/pci/drivers_probe 2>>"$OUT"
+		fi
+		drv=$(basename "$(readlink "$d/driver" 2>/dev/null)" 2>/dev/null)
+		[ "$drv" = uvm ] || say "$bdf (ivshmem) is not bound to uvm"
+	done
+}
+
+unload_module() {
+	for _ in 1 2 3 4 5; do
+		rmmod uvm 2>>"$CHECKS.rmmod" && return 0
+		sleep 1
+	done
+	check_fail "rmmod uvm failed: $(tail -n 1 "$CHECKS.rmmod")"
+	return 1
+}
+
+check_after_unload() {
+	local f
+	dmesg >"$JOB/dmesg"
+	if grep -q 'uvm: leak' "$JOB/dmesg"; then
+		check_fail "the module reported leaks:"
+		grep 'uvm: leak' "$JOB/dmesg" >>"$CHECKS"
+	fi
+	grep -q 'uvm: unloaded' "$JOB/dmesg" || check_fail "the module did not log 'uvm: unloaded'"
+	[ -e /dev/uvm ] && check_fail "/dev/uvm still exists after rmmod"
+	grep -q '^uvm ' /proc/modules && check_fail "uvm still in /proc/modules"
+	# No other DRM driver runs in this VM: any render/card node left is uvm's.
+	for f in /sys/class/drm/renderD* /sys/class/drm/card* /dev/dri/renderD*; do
+		[ -e "$f" ] && check_fail "$f still exists after rmmod"
+	done
+}
+
+check_kernel_log() {
+	[ -s "$JOB/dmesg" ] || dmesg >"$JOB/dmesg"
+	if grep -Eq "$BAD_LOG" "$JOB/dmesg"; then
+		check_fail "kernel log has errors:"
+		grep -E "$BAD_LOG" "$JOB/dmesg" | head -n 40 >>"$CHECKS"
+	fi
+}
+
+loaded=0
+if [ -n "$MODULE" ]; then
+	load_module && loaded=1
+fi
+if [ -z "$MODULE" ] || [ $loaded = 1 ]; then
+	[ $loaded = 1 ] && bind_devices
+	# Command: argv as given on the host, run from the repository.
+	cd "$REPO" || exit_vm 125
+	eval "set -- $CMD"
+	"$@" </dev/null >>"$OUT" 2>&1
+	status=$?
+	cd /
+else
+	status=0
+fi
+
+if [ $loaded = 1 ]; then
+	unload_module && check_after_unload
+fi
+check_kernel_log
+
+echo "$status" >"$JOB/cmd-status"
+if [ $status = 0 ] && [ $failed = 1 ]; then
+	status=122
+fi
+exit_vm "$status"
