@@ -14,6 +14,7 @@
  *
  * Usage: managed_bench [--size MiB] [--reps N] [--granule KiB...]
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>

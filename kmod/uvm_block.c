@@ -71,22 +71,26 @@ struct uvm_va_block *uvm_block_get(struct uvm_managed *mgd,
 }
 
 /**
- * uvm_block_alloc_page() - a zeroed host page for managed data.
+ * uvm_block_alloc_page() - a host page for managed data.
  * @mgd: charged VA space.
  * @nid: NUMA node to allocate on.
- * @thisnode: fail rather than fall back to another node.
+ * @flags: UVM_ALLOC_ZERO (for pages nobody copies into),
+ *         UVM_ALLOC_THISNODE (fail rather than fall back to another node).
  *
  * Return: the page or NULL.
  */
 struct page *uvm_block_alloc_page(struct uvm_managed *mgd, int nid,
-				  bool thisnode)
+				  unsigned int flags)
 {
-	gfp_t gfp = GFP_HIGHUSER | __GFP_ZERO | __GFP_ACCOUNT | __GFP_NOWARN;
+	gfp_t gfp = GFP_HIGHUSER | __GFP_ACCOUNT | __GFP_RETRY_MAYFAIL |
+		    __GFP_NOWARN;
 	struct mem_cgroup *old;
 	struct page *page;
 
-	if (thisnode)
+	if (flags & UVM_ALLOC_THISNODE)
 		gfp |= __GFP_THISNODE;
+	if (flags & UVM_ALLOC_ZERO)
+		gfp |= __GFP_ZERO;
 	old = set_active_memcg(mgd->memcg);
 	page = alloc_pages_node(nid, gfp, 0);
 	set_active_memcg(old);
@@ -134,7 +138,8 @@ int uvm_block_populate_locked(struct uvm_va_block *block, unsigned int first,
 	for (i = first; i <= last; i++) {
 		if (block->cpu_pages[i])
 			continue;
-		page = uvm_block_alloc_page(block->mgd, nid, thisnode);
+		page = uvm_block_alloc_page(block->mgd, nid, UVM_ALLOC_ZERO |
+					    (thisnode ? UVM_ALLOC_THISNODE : 0));
 		if (!page)
 			break;
 		block->cpu_pages[i] = page;
@@ -160,28 +165,38 @@ static void block_replace_page(struct uvm_va_block *block, unsigned int i,
 	block_put_page(old);
 }
 
-/* Move the locked pages of [first, last] flagged in @move to @nid. */
+/* Pages moved per pass: bounds the on-stack array of new pages. */
+#define UVM_MOVE_BATCH	64
+
+/*
+ * Move the pages [first, last] (at most UVM_MOVE_BATCH) to @nid: allocate
+ * the new pages first, then lock the old ones, zap the run's PTEs in one
+ * call, copy and swap.
+ */
 static int block_move_run(struct uvm_va_block *block, unsigned int first,
 			  unsigned int last, int nid)
 {
-	struct page *new;
-	unsigned int i;
+	struct page *new[UVM_MOVE_BATCH];
+	unsigned int i, n = last - first + 1;
 
+	for (i = 0; i < n; i++) {
+		new[i] = uvm_block_alloc_page(block->mgd, nid,
+					      UVM_ALLOC_THISNODE);
+		if (!new[i])
+			goto err_free_new;
+	}
 	for (i = first; i <= last; i++)
 		lock_page(block->cpu_pages[i]);
 	block_zap_cpu(block, first, last);
-	for (i = first; i <= last; i++) {
-		new = uvm_block_alloc_page(block->mgd, nid, true);
-		if (!new)
-			goto err_unlock_rest;
-		copy_highpage(new, block->cpu_pages[i]);
-		block_replace_page(block, i, new);
+	for (i = 0; i < n; i++) {
+		copy_highpage(new[i], block->cpu_pages[first + i]);
+		block_replace_page(block, first + i, new[i]);
 	}
 	return 0;
 
-err_unlock_rest:
-	for (; i <= last; i++)
-		unlock_page(block->cpu_pages[i]);
+err_free_new:
+	while (i--)
+		block_put_page(new[i]);
 	return -ENOMEM;
 }
 
@@ -221,7 +236,8 @@ int uvm_block_migrate_host_locked(struct uvm_va_block *block,
 			i++;
 			continue;
 		}
-		for (run = i; run < last && block_page_needs_move(block, run + 1, nid);)
+		for (run = i; run < last && run - i + 1 < UVM_MOVE_BATCH &&
+		     block_page_needs_move(block, run + 1, nid);)
 			run++;
 		ret = block_move_run(block, i, run, nid);
 		if (!ret)

@@ -9,7 +9,7 @@
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 #include <drm/drm_ioctl.h>
-#include <uapi/uvm.h>
+#include <uapi/uvm_drm.h>
 
 #include "uvm_compat.h"
 #include "uvm_device.h"

@@ -132,7 +132,7 @@ static vm_fault_t block_cpu_fault(struct uvm_va_block *block,
 					  cpu_fault_node(pol), false);
 		if (!block->cpu_pages[idx]) {
 			mutex_unlock(&block->lock);
-			return VM_FAULT_OOM;
+			return VM_FAULT_SIGBUS;	/* out of (cgroup) memory */
 		}
 	}
 	fault_map_around(block, vmf->vma, first, last, idx);
@@ -159,10 +159,8 @@ static vm_fault_t uvm_vm_fault(struct vm_fault *vmf)
 	if (!pol)
 		goto out_unlock;
 	block = uvm_block_get(mgd, vmf->address);
-	if (!block) {
-		ret = VM_FAULT_OOM;
-		goto out_unlock;
-	}
+	if (!block)
+		goto out_unlock;	/* SIGBUS */
 	ret = block_cpu_fault(block, vmf, pol);
 	uvm_count(mgd, UVM_STAT_CPU_FAULTS, 1);
 	trace_uvm_cpu_fault(vmf->address, !!(vmf->flags & FAULT_FLAG_WRITE),

@@ -8,6 +8,7 @@
 
 #include <linux/atomic.h>
 #include <linux/bitmap.h>
+#include <linux/bits.h>
 #include <linux/fs.h>
 #include <linux/mm_types.h>
 #include <linux/mutex.h>
@@ -18,7 +19,7 @@
 #include "uvm_policy.h"
 
 #define UVM_BLOCK_SHIFT		21
-#define UVM_BLOCK_SIZE		(1UL << UVM_BLOCK_SHIFT)
+#define UVM_BLOCK_SIZE		BIT(UVM_BLOCK_SHIFT)
 #define UVM_BLOCK_PAGES		(UVM_BLOCK_SIZE >> PAGE_SHIFT)
 
 struct uvm_managed;
@@ -109,8 +110,10 @@ int uvm_block_migrate_host_locked(struct uvm_va_block *block,
 				  int nid);
 void uvm_managed_punch(struct uvm_managed *mgd, unsigned long start,
 		       unsigned long end);
+#define UVM_ALLOC_ZERO		BIT(0)
+#define UVM_ALLOC_THISNODE	BIT(1)
 struct page *uvm_block_alloc_page(struct uvm_managed *mgd, int nid,
-				  bool thisnode);
+				  unsigned int flags);
 
 /* uvm_fault.c: CPU faults. */
 extern const struct vm_operations_struct uvm_vm_ops;

@@ -13,7 +13,7 @@
 #include "uvm_internal.h"
 
 #define uvm_device_info uvm_kabi_device_info
-#include <uapi/uvm.h>
+#include <uapi/uvm_drm.h>
 #undef uvm_device_info
 
 /* The library's public constants mirror the kernel's. */

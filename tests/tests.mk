@@ -63,8 +63,12 @@ test:
 	@$(TOP)/scripts/deps
 	@$(MAKE) --no-print-directory kmods lib tools
 	@$(MAKE) --no-print-directory -k tests || echo "make test: some tests did not build (counted as failed)" >&2
+	@mkdir -p $(BUILD)/test-results/host
+	@$(MAKE) --no-print-directory -s abi-test >$(BUILD)/test-results/host/abi.tap 2>&1; \
+	  echo $$? >$(BUILD)/test-results/host/abi.status
 	@if $(MAKE) --no-print-directory check; then extra=; else extra=make-check; fi; \
-	  $(TOP)/tests/run-suite --kernels "$(KERNELS)" $${extra:+--also-failed $$extra}
+	  $(TOP)/tests/run-suite --kernels "$(KERNELS)" --host-tap $(BUILD)/test-results/host/abi.tap \
+	    $${extra:+--also-failed $$extra}
 
 # The VM suite alone (everything built already).
 test-suite:

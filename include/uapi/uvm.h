@@ -22,12 +22,6 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
-#if defined(__KERNEL__)
-#include <drm/drm.h>
-#else
-#include <drm.h>
-#endif
-
 /** UVM_ABI_VERSION - bumped on every incompatible change (there are none yet). */
 #define UVM_ABI_VERSION			1
 
@@ -331,25 +325,5 @@ struct uvm_stats {
 #define UVM_IOCTL_RANGE_ATTRS		_IOWR(UVM_IOCTL_BASE, 0x83, struct uvm_range_attrs)
 #define UVM_IOCTL_RESIDENCY		_IOW(UVM_IOCTL_BASE, 0x84, struct uvm_residency)
 #define UVM_IOCTL_STATS			_IOWR(UVM_IOCTL_BASE, 0x85, struct uvm_stats)
-
-/*
- * DRM render node ioctls (driver name "uvm").
- */
-#define DRM_UVM_INFO			0x00
-
-/**
- * struct drm_uvm_info - DRM_IOCTL_UVM_INFO: this render node's device.
- */
-struct drm_uvm_info {
-	/** @info: out. */
-	struct uvm_device_info info;
-	/** @flags: in, must be zero. */
-	__u32 flags;
-	/** @pad: must be zero. */
-	__u32 pad;
-};
-
-#define DRM_IOCTL_UVM_INFO \
-	DRM_IOWR(DRM_COMMAND_BASE + DRM_UVM_INFO, struct drm_uvm_info)
 
 #endif /* _UAPI_UVM_H */

@@ -17,7 +17,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "../../include/uapi/uvm.h"
+#include "../../include/uapi/uvm_drm.h"
 
 #define MIB		(1024ULL * 1024ULL)
 
