@@ -87,7 +87,7 @@ int uvm_managed_mmap(struct uvm_managed *mgd, struct vm_area_struct *vma)
 
 	if (vma->vm_mm != mgd->mm)
 		return -EPERM;
-	if (!(vma->vm_flags & VM_MAYSHARE) || vma->vm_pgoff)
+	if (!(vma->vm_flags & VM_MAYSHARE))
 		return -EINVAL;
 
 	down_write(&mgd->lock);

@@ -51,11 +51,18 @@ static int uvm_va_space_release(struct inode *inode, struct file *filp)
 	return 0;
 }
 
+/*
+ * Offset 0 maps managed memory; any other offset is the cookie of an
+ * allocation made by ioctl (device memory, pinned host memory) and maps that
+ * allocation (uvm_alloc_mmap(), issue 5).
+ */
 static int uvm_va_space_mmap(struct file *filp, struct vm_area_struct *vma)
 {
 	struct uvm_va_space *va_space = filp->private_data;
 
-	return uvm_managed_mmap(&va_space->mgd, vma);
+	if (!vma->vm_pgoff)
+		return uvm_managed_mmap(&va_space->mgd, vma);
+	return -EINVAL;
 }
 
 static const struct file_operations uvm_fops = {
