@@ -45,3 +45,5 @@ help:
 
 clean: module-clean
 	rm -rf $(BUILD)
+include mk/extras.mk
+include mk/install.mk

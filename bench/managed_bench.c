@@ -12,8 +12,12 @@
  * Output: one JSON object per line (name, value, unit, baseline, ratio,
  * goal) on stdout, so runs can be collected and compared.
  *
- * Usage: managed_bench [--size MiB] [--reps N] [--granule KiB...]
+ * Usage: managed_bench [--size MiB] [--reps N] [--sweep]
+ *   --sweep  instead of the figures above: first touch and node-to-node
+ *            prefetch for every size from 256 KiB to --size, doubling
+ *            (names *_sweep_<KiB>kib; for plots)
  */
+// BENCH-RUNS: "--size 64 --reps 5" "--sweep --size 64 --reps 3"
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -189,7 +193,9 @@ static double time_move_pages(char *p, size_t len, int node)
 	return t;
 }
 
-static void bench_prefetch(size_t len, int reps)
+/* Medians over @reps of prefetch, move_pages and memcpy, in GB/s. */
+static void measure_prefetch(size_t len, int reps, double *pf_med,
+			     double *mp_med, double *mc_med)
 {
 	double pf[32], mp[32], mc[32];
 	char *m = map_managed(len), *a = map_anon(len), *b = map_anon(len);
@@ -211,13 +217,52 @@ static void bench_prefetch(size_t len, int reps)
 		memcpy((i & 1) ? a : b, (i & 1) ? b : a, len);
 		mc[i] = len / (now() - t) / 1e9;
 	}
-	report("prefetch_h2h_vs_move_pages", median(pf, reps), "GB/s",
-	       "move_pages(2)", median(mp, reps), ">= 1.5");
-	report("prefetch_h2h_vs_memcpy", median(pf, reps), "GB/s",
-	       "memcpy across nodes", median(mc, reps), ">= 0.7");
+	*pf_med = median(pf, reps);
+	*mp_med = median(mp, reps);
+	*mc_med = median(mc, reps);
 	munmap(m, len);
 	munmap(a, len);
 	munmap(b, len);
+}
+
+static void bench_prefetch(size_t len, int reps)
+{
+	double pf, mp, mc;
+
+	measure_prefetch(len, reps, &pf, &mp, &mc);
+	report("prefetch_h2h_vs_move_pages", pf, "GB/s",
+	       "move_pages(2)", mp, ">= 1.5");
+	report("prefetch_h2h_vs_memcpy", pf, "GB/s",
+	       "memcpy across nodes", mc, ">= 0.7");
+}
+
+/*
+ * --sweep: node-to-node prefetch throughput for sizes 256 KiB .. --size,
+ * doubling, one line per size ("prefetch_h2h_sweep_<KiB>kib"), baseline
+ * move_pages(2) on the same size; and managed first touch per size
+ * ("first_touch_sweep_<KiB>kib", baseline anonymous first touch).
+ */
+static void bench_sweep(size_t maxlen, int reps)
+{
+	double pf, mp, mc, a[32], m[32];
+	char name[64];
+	size_t len;
+	int i;
+
+	for (len = 256 * 1024; len <= maxlen; len *= 2) {
+		for (i = 0; i < reps; i++) {
+			a[i] = time_first_touch(len, 0);
+			m[i] = time_first_touch(len, 1);
+		}
+		snprintf(name, sizeof(name), "first_touch_sweep_%zukib", len >> 10);
+		report(name, median(m, reps), "ns/page", "anonymous first touch",
+		       median(a, reps), "informational");
+		if (cpu_of_node(1) < 0)
+			continue;
+		measure_prefetch(len, reps, &pf, &mp, &mc);
+		snprintf(name, sizeof(name), "prefetch_h2h_sweep_%zukib", len >> 10);
+		report(name, pf, "GB/s", "move_pages(2)", mp, "informational");
+	}
 }
 
 static void bench_mmap(int iters)
@@ -240,7 +285,7 @@ static void bench_mmap(int iters)
 int main(int argc, char **argv)
 {
 	size_t len = 64 * MIB;
-	int reps = 5, i;
+	int reps = 5, sweep = 0, i;
 	char *warm;
 
 	page_size = sysconf(_SC_PAGESIZE);
@@ -249,6 +294,8 @@ int main(int argc, char **argv)
 			len = strtoul(argv[++i], NULL, 0) * MIB;
 		else if (!strcmp(argv[i], "--reps") && i + 1 < argc)
 			reps = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--sweep"))
+			sweep = 1;
 	}
 	if (reps < 1 || reps > 31)
 		reps = 5;
@@ -262,6 +309,10 @@ int main(int argc, char **argv)
 	touch(warm, 4 * len);
 	munmap(warm, 4 * len);
 
+	if (sweep) {
+		bench_sweep(len, reps);
+		return 0;
+	}
 	bench_first_touch(len, reps);
 	for (unsigned int kb = 4; kb <= 2048; kb *= 8) {
 		char name[64];

@@ -197,16 +197,26 @@ static void residency_fill_block(struct uvm_va_block *block,
 				 unsigned long addr, unsigned int n,
 				 struct uvm_page_residency *out)
 {
-	unsigned int i, idx = uvm_block_index(addr);
+	unsigned int i, d, idx = uvm_block_index(addr);
+	struct uvm_block_dev *bd;
 	struct page *page;
 
 	mutex_lock(&block->lock);
 	for (i = 0; i < n; i++, idx++) {
+		for (d = 0; d < UVM_MAX_DEVICES; d++) {
+			bd = block->dev[d];
+			if (bd && test_bit(idx, bd->resident))
+				out[i].devices_resident |= BIT_ULL(d);
+			if (bd && test_bit(idx, bd->mapped))
+				out[i].devices_mapped |= BIT_ULL(d);
+		}
 		page = block->cpu_pages[idx];
-		if (!page)
-			continue;
-		out[i].flags = UVM_PAGE_POPULATED;
-		out[i].cpu_node = page_to_nid(page);
+		if (page)
+			out[i].cpu_node = page_to_nid(page);
+		if (page || out[i].devices_resident)
+			out[i].flags = UVM_PAGE_POPULATED;
+		if (hweight64(out[i].devices_resident) + !!page > 1)
+			out[i].flags |= UVM_PAGE_READ_DUPLICATED;
 		if (test_bit(idx, block->cpu_mapped))
 			out[i].flags |= UVM_PAGE_CPU_MAPPED;
 		if (test_bit(idx, block->cpu_writable))
@@ -245,7 +255,7 @@ int uvm_residency_ioctl(struct uvm_managed *mgd, struct uvm_residency *args)
 
 	if (args->flags || args->pad || !args->npages || args->npages > SZ_1M)
 		return -EINVAL;
-	ret = uvm_managed_range_check(mgd, args->addr,
+	ret = uvm_managed_range_check(mgd, round_down(args->addr, PAGE_SIZE),
 				      args->npages << PAGE_SHIFT, &start, &end);
 	if (ret)
 		return ret;

@@ -37,6 +37,7 @@ static struct uvm_va_block *block_create(struct uvm_managed *mgd,
 	if (!block)
 		return NULL;
 	mutex_init(&block->lock);
+	refcount_set(&block->refs, 1);
 	block->start = start;
 	block->mgd = mgd;
 	return block;
@@ -71,6 +72,18 @@ struct uvm_va_block *uvm_block_get(struct uvm_managed *mgd,
 }
 
 /**
+ * uvm_block_put() - drop a reference; the last one frees the block.
+ * @block: a dead block (or one whose last reference is not the last put).
+ */
+void uvm_block_put(struct uvm_va_block *block)
+{
+	if (!refcount_dec_and_test(&block->refs))
+		return;
+	mutex_destroy(&block->lock);
+	kfree(block);
+}
+
+/**
  * uvm_block_alloc_page() - a host page for managed data.
  * @mgd: charged VA space.
  * @nid: NUMA node to allocate on.
@@ -99,21 +112,32 @@ struct page *uvm_block_alloc_page(struct uvm_managed *mgd, int nid,
 	return page;
 }
 
-static void block_put_page(struct page *page)
+/**
+ * uvm_block_put_page() - free a host page of managed data.
+ * @page: a page from uvm_block_alloc_page(), no longer mapped.
+ */
+void uvm_block_put_page(struct page *page)
 {
 	atomic_long_dec(&uvm_acct.pages);
 	put_page(page);
 }
 
-/* Zap the CPU PTEs of pages [first, last] of @block. */
-static void block_zap_cpu(struct uvm_va_block *block, unsigned int first,
-			  unsigned int last)
+/**
+ * uvm_block_zap_cpu_locked() - remove the CPU PTEs of pages [first, last].
+ * @block: the block; caller holds @block->lock.
+ * @first: first page index.
+ * @last: last page index (inclusive).
+ */
+void uvm_block_zap_cpu_locked(struct uvm_va_block *block, unsigned int first,
+			      unsigned int last)
 {
+	lockdep_assert_held(&block->lock);
 	unmap_mapping_range(&block->mgd->mapping,
 			    block->start + ((loff_t)first << PAGE_SHIFT),
 			    (loff_t)(last - first + 1) << PAGE_SHIFT, 1);
 	bitmap_clear(block->cpu_mapped, first, last - first + 1);
 	bitmap_clear(block->cpu_writable, first, last - first + 1);
+	bitmap_clear(block->cpu_maps_dev, first, last - first + 1);
 }
 
 /**
@@ -136,7 +160,7 @@ int uvm_block_populate_locked(struct uvm_va_block *block, unsigned int first,
 
 	lockdep_assert_held(&block->lock);
 	for (i = first; i <= last; i++) {
-		if (block->cpu_pages[i])
+		if (uvm_block_page_populated(block, i))
 			continue;
 		page = uvm_block_alloc_page(block->mgd, nid, UVM_ALLOC_ZERO |
 					    (thisnode ? UVM_ALLOC_THISNODE : 0));
@@ -154,6 +178,30 @@ int uvm_block_populate_locked(struct uvm_va_block *block, unsigned int first,
 	return i <= last ? -ENOMEM : 0;
 }
 
+/**
+ * uvm_block_populate_mask_locked() - populate the unpopulated pages of
+ * @mask with zeroed host pages on @nid (falling back to other nodes).
+ * @block: the block; caller holds @block->lock.
+ * @mask: pages.
+ * @nid: NUMA node.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int uvm_block_populate_mask_locked(struct uvm_va_block *block,
+				   const unsigned long *mask, int nid)
+{
+	unsigned int start, end;
+	int ret;
+
+	for_each_set_bitrange(start, end, mask, UVM_BLOCK_PAGES) {
+		ret = uvm_block_populate_locked(block, start, end - 1, nid,
+						false);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 /* Replace the host page at @i by @new: caller zapped and copied. */
 static void block_replace_page(struct uvm_va_block *block, unsigned int i,
 			       struct page *new)
@@ -162,7 +210,7 @@ static void block_replace_page(struct uvm_va_block *block, unsigned int i,
 
 	block->cpu_pages[i] = new;
 	unlock_page(old);
-	block_put_page(old);
+	uvm_block_put_page(old);
 }
 
 /* Pages moved per pass: bounds the on-stack array of new pages. */
@@ -187,7 +235,7 @@ static int block_move_run(struct uvm_va_block *block, unsigned int first,
 	}
 	for (i = first; i <= last; i++)
 		lock_page(block->cpu_pages[i]);
-	block_zap_cpu(block, first, last);
+	uvm_block_zap_cpu_locked(block, first, last);
 	for (i = 0; i < n; i++) {
 		copy_highpage(new[i], block->cpu_pages[first + i]);
 		block_replace_page(block, first + i, new[i]);
@@ -196,7 +244,7 @@ static int block_move_run(struct uvm_va_block *block, unsigned int first,
 
 err_free_new:
 	while (i--)
-		block_put_page(new[i]);
+		uvm_block_put_page(new[i]);
 	return -ENOMEM;
 }
 
@@ -217,20 +265,29 @@ static bool block_page_needs_move(struct uvm_va_block *block, unsigned int i,
  * @first: first page index.
  * @last: last page index (inclusive).
  * @nid: destination node (online, with memory).
+ * @dup: pages whose device copies stay (read-mostly pages).
  *
- * Unpopulated pages are populated on @nid. Runs of pages that must move are
- * unmapped from the CPU, copied and freed in one pass each.
+ * Pages only on devices come home to @nid (those in @dup keep their device
+ * copies: read duplication); unpopulated pages are populated on @nid. Runs
+ * of host pages on other nodes are unmapped from the CPU, copied and freed
+ * in one pass each.
  *
  * Return: 0 or -ENOMEM.
  */
 int uvm_block_migrate_host_locked(struct uvm_va_block *block,
 				  unsigned int first, unsigned int last,
-				  int nid)
+				  int nid, const unsigned long *dup)
 {
 	unsigned int i = first, run, moved = 0;
+	DECLARE_BITMAP(mask, UVM_BLOCK_PAGES);
 	int ret = 0;
 
 	lockdep_assert_held(&block->lock);
+	if (block->nr_devs) {
+		bitmap_zero(mask, UVM_BLOCK_PAGES);
+		bitmap_set(mask, first, last - first + 1);
+		ret = uvm_block_to_host_locked(block, nid, mask, dup);
+	}
 	while (i <= last && !ret) {
 		if (!block_page_needs_move(block, i, nid)) {
 			i++;
@@ -267,13 +324,18 @@ int uvm_block_migrate_host_locked(struct uvm_va_block *block,
 void uvm_block_release_range_locked(struct uvm_va_block *block,
 				    unsigned int first, unsigned int last)
 {
+	DECLARE_BITMAP(mask, UVM_BLOCK_PAGES);
 	unsigned int i, freed = 0;
 
 	lockdep_assert_held(&block->lock);
+	bitmap_zero(mask, UVM_BLOCK_PAGES);
+	bitmap_set(mask, first, last - first + 1);
+	uvm_block_release_devs_locked(block, mask);
+	bitmap_clear(block->cpu_maps_dev, first, last - first + 1);
 	for (i = first; i <= last; i++) {
 		if (!block->cpu_pages[i])
 			continue;
-		block_put_page(block->cpu_pages[i]);
+		uvm_block_put_page(block->cpu_pages[i]);
 		block->cpu_pages[i] = NULL;
 		block->nr_cpu_pages--;
 		freed++;
@@ -285,16 +347,19 @@ void uvm_block_release_range_locked(struct uvm_va_block *block,
 }
 
 /**
- * uvm_block_free() - free an empty or abandoned block and its pages.
- * @block: a block no longer reachable from its VA space.
+ * uvm_block_free() - release a block taken out of its VA space.
+ * @block: a block no longer reachable from its VA space's xarray.
+ *
+ * Marks it dead (eviction skips it from then on), frees its pages and
+ * device memory, and drops the VA space's reference.
  */
 void uvm_block_free(struct uvm_va_block *block)
 {
 	mutex_lock(&block->lock);
+	block->dead = true;
 	uvm_block_release_range_locked(block, 0, UVM_BLOCK_PAGES - 1);
 	mutex_unlock(&block->lock);
-	mutex_destroy(&block->lock);
-	kfree(block);
+	uvm_block_put(block);
 }
 
 /**
@@ -308,6 +373,7 @@ void uvm_managed_punch(struct uvm_managed *mgd, unsigned long start,
 {
 	unsigned long addr = start, next;
 	struct uvm_va_block *block;
+	bool empty;
 
 	lockdep_assert_held_write(&mgd->lock);
 	for (; addr < end; addr = next) {
@@ -318,10 +384,12 @@ void uvm_managed_punch(struct uvm_managed *mgd, unsigned long start,
 		mutex_lock(&block->lock);
 		uvm_block_release_range_locked(block, uvm_block_index(addr),
 					       uvm_block_index(next - 1));
+		empty = !block->nr_cpu_pages && !block->nr_devs;
+		block->dead = empty;
 		mutex_unlock(&block->lock);
-		if (!block->nr_cpu_pages) {
+		if (empty) {
 			xa_erase(&mgd->blocks, addr >> UVM_BLOCK_SHIFT);
-			uvm_block_free(block);
+			uvm_block_put(block);
 		}
 	}
 }

@@ -14,6 +14,7 @@
 #include "uvm_device.h"
 #include "uvm_drm.h"
 #include "uvm_drv.h"
+#include "uvm_evict.h"
 
 /**
  * DOC: Devices
@@ -65,6 +66,8 @@ void *__uvm_device_alloc(struct device *parent,
 	udev->ops = ops;
 	udev->id = UVM_MAX_DEVICES;
 	udev->numa_node = NUMA_NO_NODE;
+	spin_lock_init(&udev->lru_lock);
+	INIT_LIST_HEAD(&udev->lru);
 	atomic_inc(&uvm_acct.devices);
 	ret = drmm_add_action_or_reset(&udev->drm, uvm_device_release, NULL);
 	if (ret)
@@ -114,12 +117,14 @@ err_erase_id:
  * uvm_device_unregister - hide a device being removed.
  * @udev: registered device.
  *
- * After return no new lookup finds it and no code is inside
- * drm_dev_enter() for it. Called from remove, no locks held.
+ * After return no new lookup finds it, no managed data lives on it any more
+ * (it was migrated home first) and no code is inside drm_dev_enter() for it.
+ * Called from remove, no locks held.
  */
 void uvm_device_unregister(struct uvm_device *udev)
 {
 	xa_erase(&uvm_devices, udev->id);
+	uvm_evict_all(udev);
 	drm_dev_unplug(&udev->drm);
 }
 

@@ -29,6 +29,10 @@ struct uvm_device_info;
  * @numa_node: host NUMA node closest to the device, NUMA_NO_NODE if none.
  * @mem_size: bytes of device memory.
  * @pool: the device memory allocator.
+ * @lru_lock: protects @lru and @dying.
+ * @lru: struct uvm_block_dev that hold a chunk of this device's memory for
+ *	managed data, least recently used first (uvm_evict.c).
+ * @dying: set when unregistering: no new managed chunks, all are evicted.
  *
  * Immutable after uvm_device_register() except where a member says so.
  * Per-device managed-memory state (residency bitmaps, page tables, fault
@@ -41,6 +45,9 @@ struct uvm_device {
 	int numa_node;
 	u64 mem_size;
 	struct uvm_mem_pool pool;
+	spinlock_t lru_lock;	/* Protects lru and dying */
+	struct list_head lru;
+	bool dying;
 };
 
 static inline struct uvm_device *to_uvm_device(struct drm_device *drm)

@@ -93,6 +93,12 @@ static void uvm_check_leaks(void)
 	if (atomic_long_read(&uvm_acct.pages))
 		pr_err("uvm: leak: %ld pages\n",
 		       atomic_long_read(&uvm_acct.pages));
+	if (atomic_long_read(&uvm_acct.pinned_pages))
+		pr_err("uvm: leak: %ld pinned user pages\n",
+		       atomic_long_read(&uvm_acct.pinned_pages));
+	if (atomic_long_read(&uvm_acct.host_alloc_pages))
+		pr_err("uvm: leak: %ld pinned host allocation pages\n",
+		       atomic_long_read(&uvm_acct.host_alloc_pages));
 }
 
 static int __init uvm_init(void)

@@ -14,6 +14,8 @@
  * @devices: struct uvm_device alive (registered or not, until last put).
  * @devmem_bytes: device memory bytes allocated, all devices together.
  * @pages: host pages the module allocated (emulated device memory...).
+ * @pinned_pages: user pages pinned by host registrations (uvm_hostreg.c).
+ * @host_alloc_pages: pages of pinned host allocations (uvm_alloc.c).
  *
  * Atomics, no lock: each counter is independent and only compared to zero
  * once everything is torn down.
@@ -23,6 +25,8 @@ struct uvm_accounting {
 	atomic_t devices;
 	atomic64_t devmem_bytes;
 	atomic_long_t pages;
+	atomic_long_t pinned_pages;
+	atomic_long_t host_alloc_pages;
 };
 
 extern struct uvm_accounting uvm_acct;

@@ -25,6 +25,7 @@
 #include <linux/topology.h>
 
 #include "uvm_compat.h"
+#include "uvm_device.h"
 #include "uvm_managed.h"
 #include "uvm_trace.h"
 
@@ -117,16 +118,125 @@ static void fault_map_around(struct uvm_va_block *block,
 	}
 }
 
+/* The device holding the only copy of page @i, or NULL. */
+static struct uvm_block_dev *sole_device(struct uvm_va_block *block,
+					 unsigned int i)
+{
+	struct uvm_block_dev *bd, *found = NULL;
+	unsigned int d;
+
+	if (block->cpu_pages[i])
+		return NULL;
+	for (d = 0; d < UVM_MAX_DEVICES; d++) {
+		bd = block->dev[d];
+		if (!bd || !test_bit(i, bd->resident))
+			continue;
+		if (found)
+			return NULL;
+		found = bd;
+	}
+	return found;
+}
+
+/*
+ * The CPU may map the device copy instead of migrating it: the backend can
+ * map its memory and policy says the CPU should access it in place.
+ */
+static bool cpu_maps_device_memory(const struct uvm_policy *pol,
+				   struct uvm_block_dev *bd)
+{
+	if (!bd || pol->read_mostly ||
+	    !(bd->udev->ops->caps & UVM_DEVICE_CAP_CPU_MAPPABLE))
+		return false;
+	return pol->accessed_by_host ||
+	       (pol->preferred.type == UVM_LOC_DEVICE &&
+		pol->preferred.id == bd->udev->id);
+}
+
+/* Map page @idx's device copy into the CPU page table. */
+static vm_fault_t fault_map_device(struct uvm_va_block *block,
+				   struct vm_fault *vmf,
+				   struct uvm_block_dev *bd, unsigned int idx)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	unsigned long pfn, addr = vmf->address & PAGE_MASK;
+	vm_fault_t ret;
+	int id, err;
+
+	if (!drm_dev_enter(&bd->udev->drm, &id))
+		return VM_FAULT_SIGBUS;
+	err = bd->udev->ops->cpu_pfn(bd->udev, bd->chunk->offset +
+				     ((u64)idx << PAGE_SHIFT), &pfn);
+	drm_dev_exit(id);
+	if (err)
+		return VM_FAULT_SIGBUS;
+	if (pfn_valid(pfn)) {	/* emulated: RAM with struct pages */
+		err = vm_insert_page(vma, addr, pfn_to_page(pfn));
+		ret = err && err != -EBUSY ? vmf_error(err) : VM_FAULT_NOPAGE;
+	} else {			/* a BAR: write-combined, no struct page */
+		ret = vmf_insert_pfn_prot(vma, addr, pfn,
+					  pgprot_writecombine(vma->vm_page_prot));
+	}
+	if (ret != VM_FAULT_NOPAGE)
+		return ret;
+	set_bit(idx, block->cpu_mapped);
+	set_bit(idx, block->cpu_maps_dev);
+	uvm_count(block->mgd, UVM_STAT_CPU_DEVICE_MAPS, 1);
+	return VM_FAULT_NOPAGE;
+}
+
+/* Bring the window's device-only pages home (read-mostly ones: a copy). */
+static vm_fault_t fault_from_device(struct uvm_va_block *block,
+				    unsigned int first, unsigned int last,
+				    int nid)
+{
+	DECLARE_BITMAP(mask, UVM_BLOCK_PAGES);
+	DECLARE_BITMAP(dup, UVM_BLOCK_PAGES);
+	const struct uvm_policy *pol;
+	unsigned int i;
+
+	bitmap_zero(mask, UVM_BLOCK_PAGES);
+	bitmap_zero(dup, UVM_BLOCK_PAGES);
+	for (i = first; i <= last; i++) {
+		if (block->cpu_pages[i] || !test_bit(i, block->on_device))
+			continue;
+		set_bit(i, mask);
+		pol = uvm_policy_at(&block->mgd->policies,
+				    block->start + ((unsigned long)i << PAGE_SHIFT));
+		if (pol && pol->read_mostly)
+			set_bit(i, dup);
+	}
+	if (uvm_block_to_host_locked(block, nid, mask, dup))
+		return VM_FAULT_SIGBUS;
+	uvm_count(block->mgd, UVM_STAT_READ_DUP_COPIES,
+		  bitmap_weight(dup, UVM_BLOCK_PAGES));
+	return 0;
+}
+
 static vm_fault_t block_cpu_fault(struct uvm_va_block *block,
 				  struct vm_fault *vmf,
 				  const struct uvm_policy *pol)
 {
 	unsigned int idx = uvm_block_index(vmf->address);
 	unsigned int first, last;
+	struct uvm_block_dev *bd;
 	struct page *page;
+	vm_fault_t ret;
 
 	mutex_lock(&block->lock);
 	fault_window(block, vmf->vma, idx, &first, &last);
+	if (!block->cpu_pages[idx] && test_bit(idx, block->on_device)) {
+		bd = sole_device(block, idx);
+		if (cpu_maps_device_memory(pol, bd))
+			ret = fault_map_device(block, vmf, bd, idx);
+		else
+			ret = fault_from_device(block, first, last,
+						cpu_fault_node(pol));
+		if (ret) {
+			mutex_unlock(&block->lock);
+			return ret;
+		}
+	}
 	if (!block->cpu_pages[idx]) {
 		uvm_block_populate_locked(block, first, last,
 					  cpu_fault_node(pol), false);
@@ -163,12 +273,30 @@ static vm_fault_t uvm_vm_fault(struct vm_fault *vmf)
 		goto out_unlock;	/* SIGBUS */
 	ret = block_cpu_fault(block, vmf, pol);
 	uvm_count(mgd, UVM_STAT_CPU_FAULTS, 1);
+	if (ret == VM_FAULT_NOPAGE)	/* mapped device memory */
+		goto out_unlock;
 	trace_uvm_cpu_fault(vmf->address, !!(vmf->flags & FAULT_FLAG_WRITE),
 			    ret == VM_FAULT_LOCKED ? page_to_nid(vmf->page) :
 						     NUMA_NO_NODE);
 out_unlock:
 	up_read(&mgd->lock);
 	return ret;
+}
+
+/*
+ * A CPU write to a read-duplicated page: every device copy goes, the host
+ * copy is the only one left.
+ */
+static void block_collapse_to_cpu(struct uvm_va_block *block, unsigned int idx)
+{
+	DECLARE_BITMAP(mask, UVM_BLOCK_PAGES);
+
+	if (!block->cpu_pages[idx] || !test_bit(idx, block->on_device))
+		return;
+	bitmap_zero(mask, UVM_BLOCK_PAGES);
+	set_bit(idx, mask);
+	uvm_block_release_devs_locked(block, mask);
+	uvm_count(block->mgd, UVM_STAT_READ_DUP_COLLAPSES, 1);
 }
 
 static vm_fault_t uvm_vm_page_mkwrite(struct vm_fault *vmf)
@@ -184,7 +312,9 @@ static vm_fault_t uvm_vm_page_mkwrite(struct vm_fault *vmf)
 		goto out_unlock;
 
 	mutex_lock(&block->lock);
-	if (block->cpu_pages[idx] == vmf->page) {
+	if (block->cpu_pages[idx] == vmf->page ||
+	    test_bit(idx, block->cpu_maps_dev)) {
+		block_collapse_to_cpu(block, idx);
 		set_bit(idx, block->cpu_writable);
 		lock_page(vmf->page);
 		ret = VM_FAULT_LOCKED;
@@ -192,6 +322,28 @@ static vm_fault_t uvm_vm_page_mkwrite(struct vm_fault *vmf)
 	mutex_unlock(&block->lock);
 	uvm_count(mgd, UVM_STAT_CPU_MKWRITE, 1);
 out_unlock:
+	up_read(&mgd->lock);
+	return ret;
+}
+
+/* Write upgrade of a PTE to a BAR page (no struct page behind it). */
+static vm_fault_t uvm_vm_pfn_mkwrite(struct vm_fault *vmf)
+{
+	struct uvm_managed *mgd = vmf->vma->vm_private_data;
+	unsigned int idx = uvm_block_index(vmf->address);
+	struct uvm_va_block *block;
+	vm_fault_t ret = VM_FAULT_NOPAGE;
+
+	down_read(&mgd->lock);
+	block = xa_load(&mgd->blocks, vmf->address >> UVM_BLOCK_SHIFT);
+	if (block) {
+		mutex_lock(&block->lock);
+		if (test_bit(idx, block->cpu_maps_dev)) {
+			set_bit(idx, block->cpu_writable);
+			ret = 0;
+		}
+		mutex_unlock(&block->lock);
+	}
 	up_read(&mgd->lock);
 	return ret;
 }
@@ -215,6 +367,7 @@ static int uvm_vm_mremap(struct vm_area_struct *vma)
 const struct vm_operations_struct uvm_vm_ops = {
 	.fault		= uvm_vm_fault,
 	.page_mkwrite	= uvm_vm_page_mkwrite,
+	.pfn_mkwrite	= uvm_vm_pfn_mkwrite,
 	.close		= uvm_vm_close,
 	.mremap		= uvm_vm_mremap,
 };

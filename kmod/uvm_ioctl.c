@@ -12,9 +12,14 @@
 #include <linux/uaccess.h>
 #include <uapi/uvm.h>
 
+#include "uvm_alloc.h"
+#include "uvm_copy.h"
 #include "uvm_device.h"
+#include "uvm_device_fault.h"
 #include "uvm_drv.h"
+#include "uvm_hostreg.h"
 #include "uvm_ioctl.h"
+#include "uvm_ptr.h"
 #include "uvm_test.h"
 #include "uvm_va_space.h"
 
@@ -40,6 +45,17 @@ union uvm_ioctl_args {
 	struct uvm_range_attrs range_attrs;
 	struct uvm_residency residency;
 	struct uvm_stats stats;
+	struct uvm_alloc_device alloc_device;
+	struct uvm_alloc_host alloc_host;
+	struct uvm_free free;
+	struct uvm_host_register host_register;
+	struct uvm_host_unregister host_unregister;
+	struct uvm_ptr_info ptr_info;
+	struct uvm_memcpy memcpy;
+	struct uvm_memset memset;
+	struct uvm_mem_counters mem_counters;
+	struct uvm_device_access device_access;
+	struct uvm_discard discard;
 };
 
 typedef int uvm_ioctl_fn(struct uvm_va_space *va_space, void *data);
@@ -133,6 +149,17 @@ static int uvm_managed_stats_ioctl(struct uvm_va_space *va_space, void *data)
 	return uvm_stats_ioctl(&va_space->mgd, data);
 }
 
+static int uvm_managed_device_access_ioctl(struct uvm_va_space *va_space,
+					   void *data)
+{
+	return uvm_device_access_ioctl(&va_space->mgd, data);
+}
+
+static int uvm_managed_discard_ioctl(struct uvm_va_space *va_space, void *data)
+{
+	return uvm_discard_ioctl(&va_space->mgd, data);
+}
+
 static const struct uvm_ioctl_desc uvm_ioctls[] = {
 	UVM_IOCTL_DEF(UVM_IOCTL_GET_INFO, uvm_module_get_info_ioctl, 0),
 	UVM_IOCTL_DEF(UVM_IOCTL_TEST_DEVMEM, uvm_test_devmem_ioctl,
@@ -142,6 +169,18 @@ static const struct uvm_ioctl_desc uvm_ioctls[] = {
 	UVM_IOCTL_DEF(UVM_IOCTL_RANGE_ATTRS, uvm_managed_attrs_ioctl, 0),
 	UVM_IOCTL_DEF(UVM_IOCTL_RESIDENCY, uvm_managed_residency_ioctl, 0),
 	UVM_IOCTL_DEF(UVM_IOCTL_STATS, uvm_managed_stats_ioctl, 0),
+	UVM_IOCTL_DEF(UVM_IOCTL_DEVICE_ACCESS, uvm_managed_device_access_ioctl,
+		      0),
+	UVM_IOCTL_DEF(UVM_IOCTL_DISCARD, uvm_managed_discard_ioctl, 0),
+	UVM_IOCTL_DEF(UVM_IOCTL_ALLOC_DEVICE, uvm_alloc_device_ioctl, 0),
+	UVM_IOCTL_DEF(UVM_IOCTL_ALLOC_HOST, uvm_alloc_host_ioctl, 0),
+	UVM_IOCTL_DEF(UVM_IOCTL_FREE, uvm_free_ioctl, 0),
+	UVM_IOCTL_DEF(UVM_IOCTL_HOST_REGISTER, uvm_host_register_ioctl, 0),
+	UVM_IOCTL_DEF(UVM_IOCTL_HOST_UNREGISTER, uvm_host_unregister_ioctl, 0),
+	UVM_IOCTL_DEF(UVM_IOCTL_PTR_INFO, uvm_ptr_info_ioctl, 0),
+	UVM_IOCTL_DEF(UVM_IOCTL_MEMCPY, uvm_memcpy_ioctl, 0),
+	UVM_IOCTL_DEF(UVM_IOCTL_MEMSET, uvm_memset_ioctl, 0),
+	UVM_IOCTL_DEF(UVM_IOCTL_MEM_COUNTERS, uvm_mem_counters_ioctl, 0),
 };
 
 static const struct uvm_ioctl_desc *uvm_ioctl_lookup(unsigned int cmd)

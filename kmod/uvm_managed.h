@@ -12,6 +12,7 @@
 #include <linux/fs.h>
 #include <linux/mm_types.h>
 #include <linux/mutex.h>
+#include <linux/refcount.h>
 #include <linux/rwsem.h>
 #include <linux/xarray.h>
 #include <uapi/uvm.h>
@@ -23,6 +24,8 @@
 #define UVM_BLOCK_PAGES		(UVM_BLOCK_SIZE >> PAGE_SHIFT)
 
 struct uvm_managed;
+struct uvm_device;
+struct uvm_mem;
 
 /**
  * struct uvm_counters - event counters (UVM_STAT_*).
@@ -34,6 +37,39 @@ struct uvm_counters {
 
 extern struct uvm_counters uvm_global_counters;
 
+/* struct uvm_block_dev.map_target[] for a mapping of the host copy */
+#define UVM_MAP_HOST	0xff
+
+/**
+ * struct uvm_block_dev - one device's view of one block.
+ * @block: the block (for eviction from the device's LRU).
+ * @udev: the device; a reference is held while this exists.
+ * @chunk: UVM_BLOCK_SIZE of device memory backing the block's pages on
+ *	   this device (page i at chunk->offset + i * PAGE_SIZE), or NULL.
+ * @lru: entry in @udev->lru while @chunk is set (under @udev->lru_lock).
+ * @resident: the page has a valid copy in @chunk.
+ * @mapped: the device's page table maps the page (a device access of it
+ *	    does not fault).
+ * @mapped_write: the mapping allows writes and atomics.
+ * @map_target: where the mapping points: a device id (this one: local
+ *		memory; another: peer memory) or UVM_MAP_HOST.
+ *
+ * The device page table of a VA space is the set of these over its blocks:
+ * a device access translates VA -> block -> (mapped, target). A mapping is
+ * only ever kept while its target holds a valid copy: every path that drops
+ * a copy clears the mappings of that page first.
+ */
+struct uvm_block_dev {
+	struct uvm_va_block *block;
+	struct uvm_device *udev;
+	struct uvm_mem *chunk;
+	struct list_head lru;
+	DECLARE_BITMAP(resident, UVM_BLOCK_PAGES);
+	DECLARE_BITMAP(mapped, UVM_BLOCK_PAGES);
+	DECLARE_BITMAP(mapped_write, UVM_BLOCK_PAGES);
+	u8 map_target[UVM_BLOCK_PAGES];
+};
+
 /**
  * struct uvm_va_block - residency of one 2 MiB-aligned window of VA.
  * @lock: protects every field below it; see docs/locking.md.
@@ -44,18 +80,32 @@ extern struct uvm_counters uvm_global_counters;
  * @cpu_pages: the host copy of each page, NULL if none.
  * @cpu_mapped: the page was handed to the CPU page table (a PTE may exist).
  * @cpu_writable: the CPU PTE was made writable (page_mkwrite ran).
+ * @cpu_maps_dev: the CPU PTE points at the device copy (the page's only
+ *		  copy, on a CPU-mappable device), not at a host page.
+ * @on_device: the page has a copy on at least one device.
+ * @refs: the blocks xarray holds one; eviction takes one while it works.
+ * @dead: set (under @lock) when the block leaves its VA space; eviction
+ *	  skips dead blocks, so it never touches a freed VA space.
+ * @dev: per-device state, indexed by device id, or NULL.
  *
- * Device residency and device mappings join this struct with the device
- * side; the host page stays the copy of record while it exists.
+ * A page is populated when it has a host copy or is @on_device. It has more
+ * than one copy only while read-duplicated; then no mapping of it is
+ * writable.
  */
 struct uvm_va_block {
 	struct mutex lock;	/* Protects the per-page state below */
 	unsigned long start;
 	struct uvm_managed *mgd;
+	refcount_t refs;
+	bool dead;
 	unsigned int nr_cpu_pages;
+	unsigned int nr_devs;
 	struct page *cpu_pages[UVM_BLOCK_PAGES];
 	DECLARE_BITMAP(cpu_mapped, UVM_BLOCK_PAGES);
 	DECLARE_BITMAP(cpu_writable, UVM_BLOCK_PAGES);
+	DECLARE_BITMAP(cpu_maps_dev, UVM_BLOCK_PAGES);
+	DECLARE_BITMAP(on_device, UVM_BLOCK_PAGES);
+	struct uvm_block_dev *dev[UVM_MAX_DEVICES];
 };
 
 /**
@@ -100,14 +150,55 @@ bool uvm_managed_covered_locked(struct uvm_managed *mgd, unsigned long start,
 /* uvm_block.c: blocks and host pages. */
 struct uvm_va_block *uvm_block_get(struct uvm_managed *mgd,
 				   unsigned long addr);
+void uvm_block_put(struct uvm_va_block *block);
 void uvm_block_release_range_locked(struct uvm_va_block *block,
 				    unsigned int first, unsigned int last);
 void uvm_block_free(struct uvm_va_block *block);
 int uvm_block_populate_locked(struct uvm_va_block *block, unsigned int first,
 			      unsigned int last, int nid, bool thisnode);
+int uvm_block_populate_mask_locked(struct uvm_va_block *block,
+				   const unsigned long *mask, int nid);
 int uvm_block_migrate_host_locked(struct uvm_va_block *block,
 				  unsigned int first, unsigned int last,
-				  int nid);
+				  int nid, const unsigned long *dup);
+void uvm_block_zap_cpu_locked(struct uvm_va_block *block, unsigned int first,
+			      unsigned int last);
+void uvm_block_put_page(struct page *page);
+
+/* uvm_block_dev.c: device residency and device mappings of a block. */
+struct uvm_block_dev *uvm_block_dev_get_locked(struct uvm_va_block *block,
+					       struct uvm_device *udev,
+					       bool need_chunk);
+int uvm_block_to_dev_locked(struct uvm_va_block *block,
+			    struct uvm_device *udev, const unsigned long *mask,
+			    const unsigned long *dup);
+int uvm_block_to_host_locked(struct uvm_va_block *block, int nid,
+			     const unsigned long *mask,
+			     const unsigned long *dup);
+void uvm_block_drop_host_locked(struct uvm_va_block *block,
+				const unsigned long *mask);
+void uvm_block_drop_dev_locked(struct uvm_va_block *block, unsigned int d,
+			       const unsigned long *mask);
+void uvm_block_unmap_devices_locked(struct uvm_va_block *block,
+				    const unsigned long *mask);
+void uvm_block_release_devs_locked(struct uvm_va_block *block,
+				   const unsigned long *mask);
+int uvm_block_map_dev_locked(struct uvm_va_block *block,
+			     struct uvm_device *udev, const unsigned long *mask,
+			     u8 target, bool write);
+s64 uvm_block_evict_dev_locked(struct uvm_va_block *block, unsigned int d);
+int uvm_block_dev_rw_locked(struct uvm_va_block *block, unsigned int d,
+			    unsigned int i, unsigned int off, void *buf,
+			    unsigned int n, bool write);
+int uvm_block_dev_atomic_add_locked(struct uvm_va_block *block, unsigned int d,
+				    unsigned int i, unsigned int off, u64 *val);
+
+static inline bool uvm_block_page_populated(struct uvm_va_block *block,
+					    unsigned int i)
+{
+	return block->cpu_pages[i] || test_bit(i, block->on_device);
+}
+
 void uvm_managed_punch(struct uvm_managed *mgd, unsigned long start,
 		       unsigned long end);
 #define UVM_ALLOC_ZERO		BIT(0)
@@ -126,6 +217,7 @@ int uvm_range_attrs_ioctl(struct uvm_managed *mgd,
 			  struct uvm_range_attrs *args);
 int uvm_residency_ioctl(struct uvm_managed *mgd, struct uvm_residency *args);
 int uvm_stats_ioctl(struct uvm_managed *mgd, struct uvm_stats *args);
+int uvm_discard_ioctl(struct uvm_managed *mgd, struct uvm_discard *args);
 
 /* Location checks shared by advise and prefetch (uvm_advise.c). */
 #define UVM_LOC_ALLOW(type)	(1U << (type))

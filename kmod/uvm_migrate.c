@@ -18,6 +18,7 @@
 #include <linux/sched/signal.h>
 #include <linux/topology.h>
 
+#include "uvm_device.h"
 #include "uvm_managed.h"
 #include "uvm_trace.h"
 
@@ -26,24 +27,50 @@ static void prefetch_record(struct uvm_policy *pol, const void *data)
 	pol->last_prefetch = *(const struct uvm_loc *)data;
 }
 
+/* Pages of [addr, next) (one block) whose policy is read-mostly. */
+static void read_mostly_mask(struct uvm_managed *mgd, unsigned long addr,
+			     unsigned long next, unsigned long *mask)
+{
+	unsigned long base = round_down(addr, UVM_BLOCK_SIZE), index = addr;
+	struct uvm_policy_extent *ext;
+	unsigned long lo, hi;
+
+	bitmap_zero(mask, UVM_BLOCK_PAGES);
+	mt_for_each(&mgd->policies.tree, ext, index, next - 1) {
+		if (!ext->pol.read_mostly)
+			continue;
+		lo = max(ext->start, addr);
+		hi = min(ext->end, next);
+		bitmap_set(mask, (lo - base) >> PAGE_SHIFT, (hi - lo) >> PAGE_SHIFT);
+	}
+}
+
 static int prefetch_block(struct uvm_managed *mgd, unsigned long addr,
-			  unsigned long next, const struct uvm_loc *dst)
+			  unsigned long next, const struct uvm_loc *dst,
+			  struct uvm_device *udev)
 {
 	unsigned int first = uvm_block_index(addr);
 	unsigned int last = uvm_block_index(next - 1);
+	DECLARE_BITMAP(mask, UVM_BLOCK_PAGES);
+	DECLARE_BITMAP(dup, UVM_BLOCK_PAGES);
 	struct uvm_va_block *block;
 	int ret;
 
 	block = uvm_block_get(mgd, addr);
 	if (!block)
 		return -ENOMEM;
+	read_mostly_mask(mgd, addr, next, dup);
+	bitmap_zero(mask, UVM_BLOCK_PAGES);
+	bitmap_set(mask, first, last - first + 1);
 
 	mutex_lock(&block->lock);
-	if (dst->type == UVM_LOC_HOST_NUMA)
-		ret = uvm_block_migrate_host_locked(block, first, last, dst->id);
+	if (dst->type == UVM_LOC_DEVICE)
+		ret = uvm_block_to_dev_locked(block, udev, mask, dup);
+	else if (dst->type == UVM_LOC_HOST_NUMA)
+		ret = uvm_block_migrate_host_locked(block, first, last, dst->id,
+						    dup);
 	else
-		ret = uvm_block_populate_locked(block, first, last,
-						numa_node_id(), false);
+		ret = uvm_block_to_host_locked(block, numa_node_id(), mask, dup);
 	mutex_unlock(&block->lock);
 	return ret;
 }
@@ -51,39 +78,32 @@ static int prefetch_block(struct uvm_managed *mgd, unsigned long addr,
 static int prefetch_range(struct uvm_managed *mgd, unsigned long start,
 			  unsigned long end, const struct uvm_loc *dst)
 {
+	struct uvm_device *udev = NULL;
 	unsigned long addr, next;
 	int ret = 0;
 
+	if (dst->type == UVM_LOC_DEVICE) {
+		udev = uvm_device_get(dst->id);
+		if (!udev)
+			return -ENODEV;
+	}
 	for (addr = start; !ret && addr < end; addr = next) {
 		next = min(end, (addr | (UVM_BLOCK_SIZE - 1)) + 1);
 		if (fatal_signal_pending(current))
-			return -EINTR;
-		ret = prefetch_block(mgd, addr, next, dst);
+			ret = -EINTR;
+		else
+			ret = prefetch_block(mgd, addr, next, dst, udev);
 	}
+	if (udev)
+		uvm_device_put(udev);
 	return ret;
 }
 
-int uvm_prefetch_ioctl(struct uvm_managed *mgd, struct uvm_prefetch *args)
+/* Record the request, then move the data (lock downgraded meanwhile). */
+static int prefetch_locked_range(struct uvm_managed *mgd, unsigned long start,
+				 unsigned long end, const struct uvm_loc *dst)
 {
-	const unsigned int allowed = UVM_LOC_ALLOW(UVM_LOC_DEVICE) |
-				     UVM_LOC_ALLOW(UVM_LOC_HOST) |
-				     UVM_LOC_ALLOW(UVM_LOC_HOST_NUMA) |
-				     UVM_LOC_ALLOW(UVM_LOC_HOST_NUMA_CURRENT);
-	unsigned long start, end;
-	struct uvm_loc dst;
 	int ret;
-
-	if (args->flags || args->pad)
-		return -EINVAL;
-	ret = uvm_loc_resolve(&args->dst, allowed, &dst);
-	if (ret)
-		return ret;
-	if (dst.type == UVM_LOC_DEVICE)
-		return -EOPNOTSUPP;	/* device residency: not yet */
-	ret = uvm_managed_range_check(mgd, args->addr, args->length, &start,
-				      &end);
-	if (ret)
-		return ret;
 
 	down_write(&mgd->lock);
 	if (!uvm_managed_covered_locked(mgd, start, end)) {
@@ -91,14 +111,125 @@ int uvm_prefetch_ioctl(struct uvm_managed *mgd, struct uvm_prefetch *args)
 		return -EINVAL;
 	}
 	ret = uvm_policy_update(&mgd->policies, start, end, prefetch_record,
-				&dst);
+				dst);
 	if (ret) {
 		up_write(&mgd->lock);
 		return ret;
 	}
 	uvm_count(mgd, UVM_STAT_PREFETCHES, 1);
 	downgrade_write(&mgd->lock);
-	ret = prefetch_range(mgd, start, end, &dst);
+	ret = prefetch_range(mgd, start, end, dst);
 	up_read(&mgd->lock);
+	return ret;
+}
+
+static const unsigned int prefetch_allowed = UVM_LOC_ALLOW(UVM_LOC_DEVICE) |
+					     UVM_LOC_ALLOW(UVM_LOC_HOST) |
+					     UVM_LOC_ALLOW(UVM_LOC_HOST_NUMA) |
+					     UVM_LOC_ALLOW(UVM_LOC_HOST_NUMA_CURRENT);
+
+int uvm_prefetch_ioctl(struct uvm_managed *mgd, struct uvm_prefetch *args)
+{
+	unsigned long start, end;
+	struct uvm_loc dst;
+	int ret;
+
+	if (args->flags || args->pad)
+		return -EINVAL;
+	ret = uvm_loc_resolve(&args->dst, prefetch_allowed, &dst);
+	if (ret)
+		return ret;
+	ret = uvm_managed_range_check(mgd, args->addr, args->length, &start,
+				      &end);
+	if (ret)
+		return ret;
+	return prefetch_locked_range(mgd, start, end, &dst);
+}
+
+/* Drop every copy of the pages [first, last] of @block. */
+static unsigned int discard_block(struct uvm_va_block *block,
+				  unsigned int first, unsigned int last)
+{
+	DECLARE_BITMAP(mask, UVM_BLOCK_PAGES);
+	unsigned int i, n = 0;
+
+	bitmap_zero(mask, UVM_BLOCK_PAGES);
+	bitmap_set(mask, first, last - first + 1);
+	mutex_lock(&block->lock);
+	for (i = first; i <= last; i++)
+		n += uvm_block_page_populated(block, i);
+	uvm_block_drop_host_locked(block, mask);
+	uvm_block_release_devs_locked(block, mask);
+	mutex_unlock(&block->lock);
+	return n;
+}
+
+static int discard_range(struct uvm_managed *mgd, unsigned long start,
+			 unsigned long end)
+{
+	struct uvm_va_block *block;
+	unsigned long addr, next;
+	u64 n = 0;
+
+	down_read(&mgd->lock);
+	if (!uvm_managed_covered_locked(mgd, start, end)) {
+		up_read(&mgd->lock);
+		return -EINVAL;
+	}
+	for (addr = start; addr < end; addr = next) {
+		next = min(end, (addr | (UVM_BLOCK_SIZE - 1)) + 1);
+		block = xa_load(&mgd->blocks, addr >> UVM_BLOCK_SHIFT);
+		if (block)
+			n += discard_block(block, uvm_block_index(addr),
+					   uvm_block_index(next - 1));
+	}
+	up_read(&mgd->lock);
+	uvm_count(mgd, UVM_STAT_DISCARDED_PAGES, n);
+	return 0;
+}
+
+/**
+ * uvm_discard_ioctl() - UVM_IOCTL_DISCARD.
+ * @mgd: managed state.
+ * @args: the user's arguments.
+ *
+ * Only pages wholly inside the range are discarded (rounding outward would
+ * destroy bytes the caller kept); the optional prefetch covers the range
+ * rounded out, like any prefetch.
+ *
+ * Return: 0 or a negative errno, as for prefetch.
+ */
+int uvm_discard_ioctl(struct uvm_managed *mgd, struct uvm_discard *args)
+{
+	const struct uvm_location zero = { };
+	unsigned long start, end, in_start, in_end;
+	struct uvm_loc dst;
+	int ret;
+
+	if ((args->flags & ~UVM_DISCARD_PREFETCH) || args->pad)
+		return -EINVAL;
+	if (args->flags & UVM_DISCARD_PREFETCH)
+		ret = uvm_loc_resolve(&args->dst, prefetch_allowed, &dst);
+	else
+		ret = memcmp(&args->dst, &zero, sizeof(zero)) ? -EINVAL : 0;
+	if (ret)
+		return ret;
+	ret = uvm_managed_range_check(mgd, args->addr, args->length, &start,
+				      &end);
+	if (ret)
+		return ret;
+	in_start = round_up(args->addr, PAGE_SIZE);
+	in_end = round_down(args->addr + args->length, PAGE_SIZE);
+	if (in_start < in_end) {
+		ret = discard_range(mgd, in_start, in_end);
+		if (ret)
+			return ret;
+	} else if (!(args->flags & UVM_DISCARD_PREFETCH)) {
+		down_read(&mgd->lock);	/* nothing to drop: still validate */
+		ret = uvm_managed_covered_locked(mgd, start, end) ? 0 : -EINVAL;
+		up_read(&mgd->lock);
+	}
+	if (!ret && (args->flags & UVM_DISCARD_PREFETCH))
+		ret = prefetch_locked_range(mgd, start, end, &dst);
 	return ret;
 }

@@ -1,14 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * uvm_sysfs.c - per-device attributes, in a "uvm" directory of the bus
- * device (/sys/bus/{pci,platform}/devices/DEV/uvm/): id, backend,
- * mem_total, mem_free, numa_node.
+ * uvm_sysfs.c - sysfs attributes of the module and its devices.
+ *
+ * Per device, in a "uvm" directory of the bus device
+ * (/sys/bus/{pci,platform}/devices/DEV/uvm/, also reachable as
+ * /sys/class/drm/renderD<N>/device/uvm/): id, backend, mem_total, mem_free,
+ * mem_used, numa_node.
+ *
+ * Global counters (uvm_global_counters, UVM_STAT_*), in
+ * /sys/module/uvm/stats/: one read-only file per counter holding its value,
+ * and "all" with one "name value" line per counter (one read, one
+ * consistent-enough snapshot for scripts). Names are the ones uvm-smi
+ * prints; definitions are in docs/observability.md.
  */
 
 #include <linux/device.h>
+#include <linux/kobject.h>
+#include <linux/module.h>
 #include <linux/sysfs.h>
 
 #include "uvm_device.h"
+#include "uvm_managed.h"
 #include "uvm_sysfs.h"
 
 static struct uvm_device *uvm_sysfs_udev(struct device *dev)
@@ -45,6 +57,16 @@ static ssize_t mem_free_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(mem_free);
 
+static ssize_t mem_used_show(struct device *dev,
+			     struct device_attribute *attr, char *buf)
+{
+	struct uvm_device *udev = uvm_sysfs_udev(dev);
+
+	return sysfs_emit(buf, "%llu\n",
+			  udev->mem_size - uvm_mem_free_bytes(udev));
+}
+static DEVICE_ATTR_RO(mem_used);
+
 static ssize_t numa_node_show(struct device *dev,
 			      struct device_attribute *attr, char *buf)
 {
@@ -57,6 +79,7 @@ static struct attribute *uvm_sysfs_attrs[] = {
 	&dev_attr_backend.attr,
 	&dev_attr_mem_total.attr,
 	&dev_attr_mem_free.attr,
+	&dev_attr_mem_used.attr,
 	&dev_attr_numa_node.attr,
 	NULL
 };
@@ -70,3 +93,127 @@ const struct attribute_group *uvm_sysfs_groups[] = {
 	&uvm_sysfs_group,
 	NULL
 };
+
+/*
+ * Global counters. A counter appended to UVM_STAT_* without a line here is
+ * still listed in "all" (as counter_<index>) but gets no file of its own.
+ */
+struct uvm_stat_attr {
+	struct kobj_attribute attr;
+	unsigned int idx;
+};
+
+static ssize_t uvm_stat_show(struct kobject *kobj, struct kobj_attribute *attr,
+			     char *buf)
+{
+	struct uvm_stat_attr *sa = container_of(attr, struct uvm_stat_attr, attr);
+
+	return sysfs_emit(buf, "%lld\n",
+			  atomic64_read(&uvm_global_counters.v[sa->idx]));
+}
+
+#define UVM_STAT_ATTR(_name, _idx) \
+	{ .attr = __ATTR(_name, 0444, uvm_stat_show, NULL), .idx = (_idx) }
+
+static struct uvm_stat_attr uvm_stat_attrs[] = {
+	UVM_STAT_ATTR(cpu_faults, UVM_STAT_CPU_FAULTS),
+	UVM_STAT_ATTR(cpu_mkwrite, UVM_STAT_CPU_MKWRITE),
+	UVM_STAT_ATTR(pages_populated, UVM_STAT_PAGES_POPULATED),
+	UVM_STAT_ATTR(prefetches, UVM_STAT_PREFETCHES),
+	UVM_STAT_ATTR(migrate_h2h_pages, UVM_STAT_MIGRATE_H2H_PAGES),
+	UVM_STAT_ATTR(migrate_h2h_bytes, UVM_STAT_MIGRATE_H2H_BYTES),
+	UVM_STAT_ATTR(advises, UVM_STAT_ADVISES),
+	UVM_STAT_ATTR(pages_freed, UVM_STAT_PAGES_FREED),
+#ifdef UVM_STAT_CPU_DEVICE_MAPS
+	UVM_STAT_ATTR(device_faults, UVM_STAT_DEVICE_FAULTS),
+	UVM_STAT_ATTR(fault_batches, UVM_STAT_FAULT_BATCHES),
+	UVM_STAT_ATTR(fault_batch_pages, UVM_STAT_FAULT_BATCH_PAGES),
+	UVM_STAT_ATTR(migrate_h2d_pages, UVM_STAT_MIGRATE_H2D_PAGES),
+	UVM_STAT_ATTR(migrate_h2d_bytes, UVM_STAT_MIGRATE_H2D_BYTES),
+	UVM_STAT_ATTR(migrate_d2h_pages, UVM_STAT_MIGRATE_D2H_PAGES),
+	UVM_STAT_ATTR(migrate_d2h_bytes, UVM_STAT_MIGRATE_D2H_BYTES),
+	UVM_STAT_ATTR(migrate_d2d_pages, UVM_STAT_MIGRATE_D2D_PAGES),
+	UVM_STAT_ATTR(migrate_d2d_bytes, UVM_STAT_MIGRATE_D2D_BYTES),
+	UVM_STAT_ATTR(evictions, UVM_STAT_EVICTIONS),
+	UVM_STAT_ATTR(evicted_bytes, UVM_STAT_EVICTED_BYTES),
+	UVM_STAT_ATTR(read_dup_copies, UVM_STAT_READ_DUP_COPIES),
+	UVM_STAT_ATTR(read_dup_collapses, UVM_STAT_READ_DUP_COLLAPSES),
+	UVM_STAT_ATTR(remote_maps, UVM_STAT_REMOTE_MAPS),
+	UVM_STAT_ATTR(discarded_pages, UVM_STAT_DISCARDED_PAGES),
+	UVM_STAT_ATTR(cpu_device_maps, UVM_STAT_CPU_DEVICE_MAPS),
+#endif
+};
+
+static const char *uvm_stat_name(unsigned int idx)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(uvm_stat_attrs); i++)
+		if (uvm_stat_attrs[i].idx == idx)
+			return uvm_stat_attrs[i].attr.attr.name;
+	return NULL;
+}
+
+static ssize_t all_show(struct kobject *kobj, struct kobj_attribute *attr,
+			char *buf)
+{
+	const char *name;
+	unsigned int i;
+	int len = 0;
+
+	for (i = 0; i < UVM_STAT_COUNT; i++) {
+		long long v = atomic64_read(&uvm_global_counters.v[i]);
+
+		name = uvm_stat_name(i);
+		if (name)
+			len += sysfs_emit_at(buf, len, "%s %lld\n", name, v);
+		else
+			len += sysfs_emit_at(buf, len, "counter_%u %lld\n", i, v);
+	}
+	return len;
+}
+
+static struct kobj_attribute uvm_stat_all_attr = __ATTR_RO(all);
+
+static struct attribute *uvm_stats_attrs[ARRAY_SIZE(uvm_stat_attrs) + 2];
+
+static const struct attribute_group uvm_stats_group = {
+	.attrs = uvm_stats_attrs,
+};
+
+static struct kobject *uvm_stats_kobj;
+
+/**
+ * uvm_sysfs_init() - create /sys/module/uvm/stats/.
+ *
+ * Call from module init (after nothing; it depends on no other part).
+ * Return: 0 or -ENOMEM.
+ */
+int uvm_sysfs_init(void)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(uvm_stat_attrs); i++)
+		uvm_stats_attrs[i] = &uvm_stat_attrs[i].attr.attr;
+	uvm_stats_attrs[i] = &uvm_stat_all_attr.attr;
+	uvm_stats_kobj = kobject_create_and_add("stats",
+						&THIS_MODULE->mkobj.kobj);
+	if (!uvm_stats_kobj)
+		return -ENOMEM;
+	ret = sysfs_create_group(uvm_stats_kobj, &uvm_stats_group);
+	if (ret) {
+		kobject_put(uvm_stats_kobj);
+		uvm_stats_kobj = NULL;
+	}
+	return ret;
+}
+
+/**
+ * uvm_sysfs_exit() - remove /sys/module/uvm/stats/ (no-op if absent).
+ */
+void uvm_sysfs_exit(void)
+{
+	kobject_put(uvm_stats_kobj);
+	uvm_stats_kobj = NULL;
+}

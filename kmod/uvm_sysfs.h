@@ -7,4 +7,8 @@
 /* Attribute groups of a bound device (drvdata is its struct uvm_device). */
 extern const struct attribute_group *uvm_sysfs_groups[];
 
+/* /sys/module/uvm/stats/: the global counters (module init/exit). */
+int uvm_sysfs_init(void);
+void uvm_sysfs_exit(void);
+
 #endif /* __UVM_SYSFS_H__ */

@@ -8,6 +8,7 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 
+#include "uvm_alloc.h"
 #include "uvm_drv.h"
 #include "uvm_ioctl.h"
 #include "uvm_test.h"
@@ -34,6 +35,7 @@ static int uvm_va_space_open(struct inode *inode, struct file *filp)
 	init_rwsem(&va_space->lock);
 	xa_init_flags(&va_space->test_allocs, XA_FLAGS_ALLOC1);
 	uvm_managed_init(&va_space->mgd, filp);
+	uvm_alloc_space_init(&va_space->allocs);
 	filp->private_data = va_space;
 	atomic_inc(&uvm_acct.va_spaces);
 	return 0;
@@ -43,6 +45,7 @@ static int uvm_va_space_release(struct inode *inode, struct file *filp)
 {
 	struct uvm_va_space *va_space = filp->private_data;
 
+	uvm_alloc_space_fini(&va_space->allocs);
 	uvm_managed_fini(&va_space->mgd);
 	uvm_test_va_space_fini(va_space);
 	xa_destroy(&va_space->test_allocs);
@@ -62,7 +65,7 @@ static int uvm_va_space_mmap(struct file *filp, struct vm_area_struct *vma)
 
 	if (!vma->vm_pgoff)
 		return uvm_managed_mmap(&va_space->mgd, vma);
-	return -EINVAL;
+	return uvm_alloc_mmap(va_space, vma);
 }
 
 static const struct file_operations uvm_fops = {

@@ -8,6 +8,7 @@
 #include <linux/rwsem.h>
 #include <linux/xarray.h>
 
+#include "uvm_alloc.h"
 #include "uvm_managed.h"
 
 /**
@@ -21,11 +22,14 @@
  *
  * @mgd: managed memory (policies, blocks, the address_space of the VMAs);
  *	it has its own lock (see uvm_managed.h).
+ * @allocs: device and pinned host allocations, host registrations, and
+ *	their address table; it has its own lock (see uvm_alloc.h).
  */
 struct uvm_va_space {
 	struct rw_semaphore lock;
 	struct xarray test_allocs;
 	struct uvm_managed mgd;
+	struct uvm_alloc_space allocs;
 };
 
 int uvm_va_space_init(void);

@@ -295,7 +295,23 @@ struct uvm_residency {
 #define UVM_STAT_MIGRATE_H2H_BYTES	5	/* bytes moved node to node */
 #define UVM_STAT_ADVISES		6	/* advise requests */
 #define UVM_STAT_PAGES_FREED		7	/* host pages released */
-#define UVM_STAT_COUNT			8
+#define UVM_STAT_DEVICE_FAULTS		8	/* device faults (pages) */
+#define UVM_STAT_FAULT_BATCHES		9	/* device fault batches serviced */
+#define UVM_STAT_FAULT_BATCH_PAGES	10	/* distinct pages over all batches */
+#define UVM_STAT_MIGRATE_H2D_PAGES	11	/* pages host -> device */
+#define UVM_STAT_MIGRATE_H2D_BYTES	12
+#define UVM_STAT_MIGRATE_D2H_PAGES	13	/* pages device -> host */
+#define UVM_STAT_MIGRATE_D2H_BYTES	14
+#define UVM_STAT_MIGRATE_D2D_PAGES	15	/* pages device -> device */
+#define UVM_STAT_MIGRATE_D2D_BYTES	16
+#define UVM_STAT_EVICTIONS		17	/* chunks evicted from a device */
+#define UVM_STAT_EVICTED_BYTES		18	/* bytes of data evicted */
+#define UVM_STAT_READ_DUP_COPIES	19	/* read-only copies made */
+#define UVM_STAT_READ_DUP_COLLAPSES	20	/* pages whose copies collapsed */
+#define UVM_STAT_REMOTE_MAPS		21	/* pages mapped remotely by a device */
+#define UVM_STAT_DISCARDED_PAGES	22	/* pages discarded */
+#define UVM_STAT_CPU_DEVICE_MAPS	23	/* CPU PTEs to device memory */
+#define UVM_STAT_COUNT			24
 
 /* struct uvm_stats.scope */
 #define UVM_STATS_VA_SPACE		0	/* this open file */
@@ -320,10 +336,341 @@ struct uvm_stats {
 	__u32 pad;
 };
 
+/* struct uvm_access.type */
+#define UVM_ACCESS_READ			1	/* device memory -> @buf */
+#define UVM_ACCESS_WRITE		2	/* @buf -> device memory */
+#define UVM_ACCESS_ATOMIC_ADD		3	/* 8 bytes: *addr += *buf, old -> buf */
+
+/**
+ * struct uvm_access - one access of a device to managed memory.
+ */
+struct uvm_access {
+	/** @addr: in, managed address (ATOMIC_ADD: 8-byte aligned). */
+	__u64 addr;
+	/** @length: in, bytes (ATOMIC_ADD: 8). */
+	__u64 length;
+	/** @buf: in, user buffer of @length bytes. */
+	__u64 buf;
+	/** @type: in, UVM_ACCESS_*. */
+	__u32 type;
+	/** @pad: must be zero. */
+	__u32 pad;
+};
+
+/* Most accesses in one UVM_IOCTL_DEVICE_ACCESS. */
+#define UVM_ACCESS_MAX			4096
+
+/**
+ * struct uvm_device_access - UVM_IOCTL_DEVICE_ACCESS: what a kernel running
+ * on a device would do to managed memory.
+ *
+ * The accesses go through the device's page table; missing or read-only
+ * mappings are device faults, gathered in batches (module parameter
+ * fault_batch), sorted and serviced per block, then the accesses complete.
+ */
+struct uvm_device_access {
+	/** @device: in, device id. */
+	__u32 device;
+	/** @count: in, number of entries in @accesses (1..UVM_ACCESS_MAX). */
+	__u32 count;
+	/** @accesses: in, user pointer to @count struct uvm_access. */
+	__u64 accesses;
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/** @faults: out, device faults (pages) this call took. */
+	__u32 faults;
+};
+
+/* struct uvm_discard.flags */
+#define UVM_DISCARD_PREFETCH		(1U << 0)	/* then prefetch to @dst */
+
+/**
+ * struct uvm_discard - UVM_IOCTL_DISCARD: drop the contents of a range.
+ *
+ * Pages wholly inside [addr, addr + length) lose their data everywhere at
+ * once (no copy is ever made); the next touch populates zeroed memory.
+ * Policies and last-prefetch locations stay. With UVM_DISCARD_PREFETCH the
+ * range (rounded out to pages) is then prefetched to @dst.
+ */
+struct uvm_discard {
+	/** @addr: in, start. */
+	__u64 addr;
+	/** @length: in, bytes, non-zero. */
+	__u64 length;
+	/** @dst: in, prefetch destination (UVM_DISCARD_PREFETCH), else zero. */
+	struct uvm_location dst;
+	/** @flags: in, UVM_DISCARD_*. */
+	__u32 flags;
+	/** @pad: must be zero. */
+	__u32 pad;
+};
+
 #define UVM_IOCTL_PREFETCH		_IOW(UVM_IOCTL_BASE, 0x81, struct uvm_prefetch)
 #define UVM_IOCTL_ADVISE		_IOW(UVM_IOCTL_BASE, 0x82, struct uvm_advise)
 #define UVM_IOCTL_RANGE_ATTRS		_IOWR(UVM_IOCTL_BASE, 0x83, struct uvm_range_attrs)
 #define UVM_IOCTL_RESIDENCY		_IOW(UVM_IOCTL_BASE, 0x84, struct uvm_residency)
 #define UVM_IOCTL_STATS			_IOWR(UVM_IOCTL_BASE, 0x85, struct uvm_stats)
+#define UVM_IOCTL_DEVICE_ACCESS		_IOWR(UVM_IOCTL_BASE, 0x86, struct uvm_device_access)
+#define UVM_IOCTL_DISCARD		_IOW(UVM_IOCTL_BASE, 0x87, struct uvm_discard)
+
+/*
+ * Device allocations, pinned and registered host memory, copies and sets
+ * (cudaMalloc, cudaMallocHost/cudaHostAlloc, cudaHostRegister,
+ * cudaMemcpy*, cudaMemset*). Every pointer of the process is one unified
+ * address: device allocations and pinned host allocations get a VA by an
+ * mmap() of /dev/uvm at the allocation's @mmap_offset (length @map_size,
+ * MAP_SHARED); registered host memory keeps its own VA. The device address
+ * of pinned and registered host memory is its host address.
+ */
+
+/* struct uvm_alloc_host.flags: the cudaHostAlloc flag values. */
+#define UVM_HOST_ALLOC_PORTABLE		(1U << 0)	/* all devices (always) */
+#define UVM_HOST_ALLOC_MAPPED		(1U << 1)	/* device alias (always) */
+#define UVM_HOST_ALLOC_WRITECOMBINED	(1U << 2)	/* CPU mapping is WC */
+#define UVM_HOST_ALLOC_FLAGS		0x7U
+
+/* struct uvm_host_register.flags: the cudaHostRegister flag values. */
+#define UVM_HOST_REGISTER_PORTABLE	(1U << 0)	/* all devices (always) */
+#define UVM_HOST_REGISTER_MAPPED	(1U << 1)	/* device alias (always) */
+#define UVM_HOST_REGISTER_IOMEMORY	(1U << 2)	/* -EOPNOTSUPP */
+#define UVM_HOST_REGISTER_READONLY	(1U << 3)	/* devices only read */
+#define UVM_HOST_REGISTER_FLAGS		0xfU
+
+/**
+ * struct uvm_alloc_device - UVM_IOCTL_ALLOC_DEVICE: device memory.
+ *
+ * Allocates @size bytes (rounded up to pages) of zeroed memory on @device,
+ * never evicted. mmap() /dev/uvm at @mmap_offset with length @map_size to
+ * give it its unified address; the CPU cannot access that mapping (a touch
+ * is SIGBUS). Freed by UVM_IOCTL_FREE (by address once mapped) or by
+ * munmap() of the whole mapping, whichever comes first.
+ */
+struct uvm_alloc_device {
+	/** @size: in, bytes, non-zero. */
+	__u64 size;
+	/** @device: in, device id. */
+	__u32 device;
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/** @handle: out, allocation handle (for UVM_IOCTL_FREE before mmap). */
+	__u64 handle;
+	/** @mmap_offset: out, the mmap() offset of this allocation. */
+	__u64 mmap_offset;
+	/** @map_size: out, @size rounded up to pages: the mmap() length. */
+	__u64 map_size;
+	/** @buffer_id: out, unique in the module's lifetime, never reused. */
+	__u64 buffer_id;
+};
+
+/**
+ * struct uvm_alloc_host - UVM_IOCTL_ALLOC_HOST: pinned host memory.
+ *
+ * Allocates @size bytes (rounded up to pages) of zeroed, pinned host pages
+ * charged to the caller's memory cgroup, DMA-mapped for every PCI device.
+ * mmap() at @mmap_offset (length @map_size, MAP_SHARED) maps all of them at
+ * once, write-combined with UVM_HOST_ALLOC_WRITECOMBINED.
+ */
+struct uvm_alloc_host {
+	/** @size: in, bytes, non-zero. */
+	__u64 size;
+	/** @flags: in, UVM_HOST_ALLOC_* (reported back by UVM_IOCTL_PTR_INFO). */
+	__u32 flags;
+	/** @numa_node: in, NUMA node of the pages, -1 for the caller's. */
+	__s32 numa_node;
+	/** @handle: out, allocation handle. */
+	__u64 handle;
+	/** @mmap_offset: out, the mmap() offset of this allocation. */
+	__u64 mmap_offset;
+	/** @map_size: out, @size rounded up to pages: the mmap() length. */
+	__u64 map_size;
+	/** @buffer_id: out, unique in the module's lifetime, never reused. */
+	__u64 buffer_id;
+};
+
+/**
+ * struct uvm_free - UVM_IOCTL_FREE: free a device or pinned host allocation.
+ *
+ * By @addr (the base of a mapped allocation; @handle must be zero) or, for
+ * an allocation never mapped, by @handle (@addr must be zero). The memory
+ * is released at once (device memory) or when its mapping goes (host pages,
+ * whose CPU mapping is zapped at once); munmap() the mapping afterwards.
+ */
+struct uvm_free {
+	/** @addr: in, base address of the allocation, or 0. */
+	__u64 addr;
+	/** @handle: in, handle of an unmapped allocation, or 0. */
+	__u64 handle;
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/** @pad: must be zero. */
+	__u32 pad;
+};
+
+/**
+ * struct uvm_host_register - UVM_IOCTL_HOST_REGISTER: pin existing memory.
+ *
+ * [@addr, @addr + @size) must be page aligned, mapped, not /dev/uvm memory
+ * and overlap no registered range. Pages are pinned long-term (writable
+ * unless READONLY) and DMA-mapped for every PCI device until
+ * UVM_IOCTL_HOST_UNREGISTER, munmap() of any part of the range, or close.
+ */
+struct uvm_host_register {
+	/** @addr: in, page-aligned start. */
+	__u64 addr;
+	/** @size: in, page-aligned bytes, non-zero. */
+	__u64 size;
+	/** @flags: in, UVM_HOST_REGISTER_*. */
+	__u32 flags;
+	/** @pad: must be zero. */
+	__u32 pad;
+	/** @dev_addr: out, device address of @addr (== @addr). */
+	__u64 dev_addr;
+};
+
+/**
+ * struct uvm_host_unregister - UVM_IOCTL_HOST_UNREGISTER.
+ */
+struct uvm_host_unregister {
+	/** @addr: in, exactly the @addr that was registered. */
+	__u64 addr;
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/** @pad: must be zero. */
+	__u32 pad;
+};
+
+/* struct uvm_ptr_info.type */
+#define UVM_PTR_UNREGISTERED		0	/* plain host memory or nothing */
+#define UVM_PTR_HOST_ALLOC		1	/* UVM_IOCTL_ALLOC_HOST memory */
+#define UVM_PTR_DEVICE			2	/* UVM_IOCTL_ALLOC_DEVICE memory */
+#define UVM_PTR_MANAGED			3	/* managed memory (mmap offset 0) */
+#define UVM_PTR_HOST_REGISTERED		4	/* UVM_IOCTL_HOST_REGISTER memory */
+
+/**
+ * struct uvm_ptr_info - UVM_IOCTL_PTR_INFO: classify an address.
+ *
+ * Every out field not meaningful for @type is zero (@device: -1).
+ */
+struct uvm_ptr_info {
+	/** @addr: in, any address of the calling process. */
+	__u64 addr;
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/** @type: out, UVM_PTR_*. */
+	__u32 type;
+	/** @base: out, start of the allocation, registration or VMA. */
+	__u64 base;
+	/** @size: out, its size in bytes. */
+	__u64 size;
+	/** @dev_addr: out, device address of @addr (== @addr), 0 if none. */
+	__u64 dev_addr;
+	/** @host_addr: out, host address of @addr, 0 for device memory. */
+	__u64 host_addr;
+	/** @handle: out, allocation handle (HOST_ALLOC, DEVICE). */
+	__u64 handle;
+	/** @buffer_id: out, allocation's unique id (HOST_ALLOC, DEVICE). */
+	__u64 buffer_id;
+	/** @device: out, device id (DEVICE), else -1. */
+	__s32 device;
+	/** @alloc_flags: out, UVM_HOST_ALLOC_* or UVM_HOST_REGISTER_* used. */
+	__u32 alloc_flags;
+};
+
+/**
+ * struct uvm_memcpy - UVM_IOCTL_MEMCPY: 1D, 2D or 3D copy, synchronous.
+ *
+ * Copies @depth slices of @height rows of @width bytes. Row r of slice z
+ * starts at ptr + z * pitch * rows + r * pitch on each side (pitch and
+ * rows: @src_pitch/@src_rows or @dst_pitch/@dst_rows). Pitches are only
+ * used (and must be >= @width) when @height > 1 or @depth > 1; rows only
+ * when @depth > 1 (must be >= @height). Each side's whole extent must lie
+ * in one allocation or registration, or in memory that is none of them
+ * (pageable or managed). The two extents must not overlap. @width == 0
+ * copies nothing.
+ */
+struct uvm_memcpy {
+	/** @dst: in, destination address. */
+	__u64 dst;
+	/** @src: in, source address. */
+	__u64 src;
+	/** @dst_pitch: in, destination row stride in bytes. */
+	__u64 dst_pitch;
+	/** @src_pitch: in, source row stride in bytes. */
+	__u64 src_pitch;
+	/** @width: in, bytes per row. */
+	__u64 width;
+	/** @height: in, rows per slice, >= 1. */
+	__u64 height;
+	/** @depth: in, slices, >= 1. */
+	__u64 depth;
+	/** @dst_rows: in, destination rows per slice (slice stride / pitch). */
+	__u64 dst_rows;
+	/** @src_rows: in, source rows per slice. */
+	__u64 src_rows;
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/** @pad: must be zero. */
+	__u32 pad;
+};
+
+/**
+ * struct uvm_memset - UVM_IOCTL_MEMSET: 1D, 2D or 3D fill, synchronous.
+ *
+ * Fills @depth slices of @height rows of @width bytes (layout as for
+ * struct uvm_memcpy) with the @elem_size-byte pattern @value (1, 2 or 4;
+ * for 2 and 4, @dst, @pitch and @width must be multiples of @elem_size).
+ */
+struct uvm_memset {
+	/** @dst: in, destination address. */
+	__u64 dst;
+	/** @pitch: in, row stride in bytes. */
+	__u64 pitch;
+	/** @width: in, bytes per row. */
+	__u64 width;
+	/** @height: in, rows per slice, >= 1. */
+	__u64 height;
+	/** @depth: in, slices, >= 1. */
+	__u64 depth;
+	/** @rows: in, rows per slice. */
+	__u64 rows;
+	/** @value: in, the pattern (low @elem_size bytes; the rest zero). */
+	__u32 value;
+	/** @elem_size: in, 1, 2 or 4. */
+	__u32 elem_size;
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/** @pad: must be zero. */
+	__u32 pad;
+};
+
+/**
+ * struct uvm_mem_counters - UVM_IOCTL_MEM_COUNTERS: pinned memory counts.
+ */
+struct uvm_mem_counters {
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/** @pad: must be zero. */
+	__u32 pad;
+	/** @pinned_pages: out, pages pinned by registrations, whole module. */
+	__u64 pinned_pages;
+	/** @host_alloc_pages: out, pages of pinned allocations, whole module. */
+	__u64 host_alloc_pages;
+	/** @va_pinned_pages: out, pages pinned by this VA space's registrations. */
+	__u64 va_pinned_pages;
+	/** @va_host_alloc_pages: out, pages of this VA space's pinned allocations. */
+	__u64 va_host_alloc_pages;
+	/** @va_device_bytes: out, device bytes allocated by this VA space. */
+	__u64 va_device_bytes;
+};
+
+#define UVM_IOCTL_ALLOC_DEVICE		_IOWR(UVM_IOCTL_BASE, 0x90, struct uvm_alloc_device)
+#define UVM_IOCTL_ALLOC_HOST		_IOWR(UVM_IOCTL_BASE, 0x91, struct uvm_alloc_host)
+#define UVM_IOCTL_FREE			_IOW(UVM_IOCTL_BASE, 0x92, struct uvm_free)
+#define UVM_IOCTL_HOST_REGISTER		_IOWR(UVM_IOCTL_BASE, 0x93, struct uvm_host_register)
+#define UVM_IOCTL_HOST_UNREGISTER	_IOW(UVM_IOCTL_BASE, 0x94, struct uvm_host_unregister)
+#define UVM_IOCTL_PTR_INFO		_IOWR(UVM_IOCTL_BASE, 0x95, struct uvm_ptr_info)
+#define UVM_IOCTL_MEMCPY		_IOW(UVM_IOCTL_BASE, 0x96, struct uvm_memcpy)
+#define UVM_IOCTL_MEMSET		_IOW(UVM_IOCTL_BASE, 0x97, struct uvm_memset)
+#define UVM_IOCTL_MEM_COUNTERS		_IOWR(UVM_IOCTL_BASE, 0x98, struct uvm_mem_counters)
 
 #endif /* _UAPI_UVM_H */

@@ -169,7 +169,7 @@ TEST_F(rt, prefetch_host_numa_async)
 	ASSERT_EQ(cudaSuccess, cudaMemPrefetchAsync(p, len, loc(cudaMemLocationTypeHostNuma, 0), 0, s));
 	ASSERT_EQ(cudaSuccess, cudaStreamSynchronize(s));
 	fill(p, len, 7);
-	ASSERT_EQ(UVM_COUNTER_PAGES_FREED + 1,
+	ASSERT_LE(UVM_COUNTER_PAGES_FREED + 1,
 		  uvm_stats(self->ctx, UVM_STATS_SCOPE_CONTEXT, before, 8));
 	ASSERT_EQ(cudaSuccess, cudaMemPrefetchAsync(p, len, loc(cudaMemLocationTypeHostNuma, 1), 0, s));
 	/* the request is what the query reports, before any sync */

@@ -207,4 +207,100 @@ static inline int uvm_touch_faults(volatile char *p, int write)
 	return sig;
 }
 
+
+/* --- devices --------------------------------------------------------- */
+
+/* Device info by id; returns the number of devices. */
+static inline int uvm_devices(int fd, struct uvm_device_info *out, int max)
+{
+	struct uvm_get_info gi = { .devices = (uintptr_t)out,
+				   .devices_count = max };
+
+	if (ioctl(fd, UVM_IOCTL_GET_INFO, &gi))
+		return -errno;
+	return gi.num_devices < (unsigned int)max ? (int)gi.num_devices : max;
+}
+
+/* Id of the n-th device of @backend (0: any), -1 if none. */
+static inline int uvm_find_device(int fd, unsigned int backend, int n)
+{
+	struct uvm_device_info info[UVM_MAX_DEVICES];
+	int i, count = uvm_devices(fd, info, UVM_MAX_DEVICES);
+
+	for (i = 0; i < count; i++)
+		if ((!backend || info[i].backend == backend) && n-- == 0)
+			return (int)info[i].id;
+	return -1;
+}
+
+static inline uint64_t uvm_dev_free(int fd, int id)
+{
+	struct uvm_device_info info[UVM_MAX_DEVICES];
+	int i, count = uvm_devices(fd, info, UVM_MAX_DEVICES);
+
+	for (i = 0; i < count; i++)
+		if ((int)info[i].id == id)
+			return info[i].mem_free;
+	return 0;
+}
+
+static inline uint64_t uvm_dev_total(int fd, int id)
+{
+	struct uvm_device_info info[UVM_MAX_DEVICES];
+	int i, count = uvm_devices(fd, info, UVM_MAX_DEVICES);
+
+	for (i = 0; i < count; i++)
+		if ((int)info[i].id == id)
+			return info[i].mem_total;
+	return 0;
+}
+
+/* One device access; returns 0 or -errno. */
+static inline int uvm_dev_access(int fd, int dev, void *addr, size_t len,
+				 uint32_t type, void *buf)
+{
+	struct uvm_access a = {
+		.addr = (uintptr_t)addr, .length = len, .buf = (uintptr_t)buf,
+		.type = type,
+	};
+	struct uvm_device_access da = {
+		.device = dev, .count = 1, .accesses = (uintptr_t)&a,
+	};
+
+	return uvm_ioctl(fd, UVM_IOCTL_DEVICE_ACCESS, &da);
+}
+
+static inline int uvm_dev_read(int fd, int dev, void *addr, size_t len,
+			       void *buf)
+{
+	return uvm_dev_access(fd, dev, addr, len, UVM_ACCESS_READ, buf);
+}
+
+static inline int uvm_dev_write(int fd, int dev, void *addr, size_t len,
+				const void *buf)
+{
+	return uvm_dev_access(fd, dev, addr, len, UVM_ACCESS_WRITE, (void *)buf);
+}
+
+static inline int uvm_discard(int fd, void *p, size_t len, uint32_t flags,
+			      uint32_t type, int32_t id)
+{
+	struct uvm_discard a = {
+		.addr = (uintptr_t)p, .length = len, .flags = flags,
+		.dst = { .type = type, .id = id },
+	};
+
+	return uvm_ioctl(fd, UVM_IOCTL_DISCARD, &a);
+}
+
+/* Residency of one page. */
+static inline struct uvm_page_residency uvm_res1(int fd, void *p)
+{
+	struct uvm_page_residency r;
+
+	memset(&r, 0xff, sizeof(r));
+	uvm_residency(fd, p, 1, &r);
+	return r;
+}
+
 #endif /* UVM_TEST_UTIL_H */

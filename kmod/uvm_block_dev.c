@@ -1,0 +1,737 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DOC: Device residency
+ *
+ * A block's pages live in device memory in 2 MiB chunks: the first page of a
+ * block that becomes resident on a device allocates one contiguous
+ * UVM_BLOCK_SIZE chunk from the device's buddy allocator, and page i of the
+ * block is always at chunk offset i * PAGE_SIZE. So a block moves with one
+ * batched copy per direction, peer copies of consecutive pages are one
+ * call, and eviction frees whole chunks. The chunk is freed as soon as no
+ * page of the block is resident on that device; chunks are zeroed when
+ * allocated, and pages populated into a live chunk are zeroed again, so
+ * device memory never shows another owner's data.
+ *
+ * A page has one copy (host page or device chunk) unless it is
+ * read-duplicated; every transition that drops a copy first removes every
+ * mapping of that copy: device mappings (bits in struct uvm_block_dev) and
+ * the CPU PTE (zapped; host pages are locked across the zap, see
+ * uvm_block.c).
+ */
+#include <linux/highmem.h>
+#include <linux/mm.h>
+#include <linux/pagemap.h>
+#include <linux/slab.h>
+
+#include "uvm_device.h"
+#include "uvm_evict.h"
+#include "uvm_managed.h"
+#include "uvm_mem.h"
+#include "uvm_trace.h"
+
+/* Pages moved by one transition, for the counters and the tracepoint. */
+struct uvm_counters_delta {
+	unsigned int populated;
+	unsigned int h2d;
+	unsigned int d2h;
+	unsigned int d2d;
+	int from;
+};
+
+static void block_count_moves(struct uvm_va_block *block,
+			      const struct uvm_counters_delta *d, int from,
+			      int to)
+{
+	struct uvm_managed *mgd = block->mgd;
+
+	if (d->populated)
+		uvm_count(mgd, UVM_STAT_PAGES_POPULATED, d->populated);
+	if (d->h2d) {
+		uvm_count(mgd, UVM_STAT_MIGRATE_H2D_PAGES, d->h2d);
+		uvm_count(mgd, UVM_STAT_MIGRATE_H2D_BYTES, (u64)d->h2d << PAGE_SHIFT);
+		trace_uvm_migrate(block->start, d->h2d, UVM_TRACE_HOST, to,
+				  UVM_CAUSE_DEVICE);
+	}
+	if (d->d2h) {
+		uvm_count(mgd, UVM_STAT_MIGRATE_D2H_PAGES, d->d2h);
+		uvm_count(mgd, UVM_STAT_MIGRATE_D2H_BYTES, (u64)d->d2h << PAGE_SHIFT);
+		trace_uvm_migrate(block->start, d->d2h, from, UVM_TRACE_HOST,
+				  UVM_CAUSE_DEVICE);
+	}
+	if (d->d2d) {
+		uvm_count(mgd, UVM_STAT_MIGRATE_D2D_PAGES, d->d2d);
+		uvm_count(mgd, UVM_STAT_MIGRATE_D2D_BYTES, (u64)d->d2d << PAGE_SHIFT);
+		trace_uvm_migrate(block->start, d->d2d, from, to,
+				  UVM_CAUSE_DEVICE);
+	}
+}
+
+/* Batched host <-> device copy inside drm_dev_enter(). */
+static int uvm_dev_copy(struct uvm_device *udev, const struct uvm_copy_seg *segs,
+			unsigned int n, bool to_dev)
+{
+	int idx, ret;
+
+	if (!drm_dev_enter(&udev->drm, &idx))
+		return -ENODEV;
+	ret = to_dev ? udev->ops->copy_to(udev, segs, n) :
+		       udev->ops->copy_from(udev, segs, n);
+	drm_dev_exit(idx);
+	return ret;
+}
+
+static int uvm_dev_fill(struct uvm_device *udev, u64 offset, u64 size)
+{
+	int idx, ret;
+
+	if (!drm_dev_enter(&udev->drm, &idx))
+		return -ENODEV;
+	ret = udev->ops->fill(udev, offset, size, 0);
+	drm_dev_exit(idx);
+	return ret;
+}
+
+/* Device to device copy: direct when the backend can, else via the host. */
+static int uvm_dev_peer_copy(struct uvm_device *dst, u64 dst_off,
+			     struct uvm_device *src, u64 src_off, u64 size)
+{
+	struct uvm_copy_seg seg = { .size = PAGE_SIZE };
+	int di, si, ret = -ENODEV;
+	u64 done;
+
+	if (!drm_dev_enter(&dst->drm, &di))
+		return -ENODEV;
+	if (!drm_dev_enter(&src->drm, &si))
+		goto out_dst;
+	if (dst->ops == src->ops && dst->ops->copy_peer) {
+		ret = dst->ops->copy_peer(dst, dst_off, src, src_off, size);
+		goto out_src;
+	}
+	ret = -ENOMEM;
+	seg.host = (void *)__get_free_page(GFP_KERNEL);
+	if (!seg.host)
+		goto out_src;
+	for (done = 0, ret = 0; !ret && done < size; done += PAGE_SIZE) {
+		seg.dev_offset = src_off + done;
+		ret = src->ops->copy_from(src, &seg, 1);
+		seg.dev_offset = dst_off + done;
+		if (!ret)
+			ret = dst->ops->copy_to(dst, &seg, 1);
+	}
+	free_page((unsigned long)seg.host);
+out_src:
+	drm_dev_exit(si);
+out_dst:
+	drm_dev_exit(di);
+	return ret;
+}
+
+static void block_dev_update_on_device(struct uvm_va_block *block,
+				       unsigned int i)
+{
+	unsigned int d;
+
+	for (d = 0; d < UVM_MAX_DEVICES; d++) {
+		if (block->dev[d] && test_bit(i, block->dev[d]->resident)) {
+			set_bit(i, block->on_device);
+			return;
+		}
+	}
+	clear_bit(i, block->on_device);
+}
+
+/* Free the chunk when nothing is resident, the state when nothing maps. */
+static void block_dev_trim(struct uvm_va_block *block, unsigned int d)
+{
+	struct uvm_block_dev *bd = block->dev[d];
+
+	if (!bd)
+		return;
+	if (bd->chunk && bitmap_empty(bd->resident, UVM_BLOCK_PAGES)) {
+		uvm_lru_remove(bd);
+		uvm_mem_free(bd->chunk);
+		bd->chunk = NULL;
+	}
+	if (!bd->chunk && bitmap_empty(bd->mapped, UVM_BLOCK_PAGES)) {
+		block->dev[d] = NULL;
+		block->nr_devs--;
+		uvm_device_put(bd->udev);
+		kfree(bd);
+	}
+}
+
+/**
+ * uvm_block_dev_get_locked() - a device's state in a block, with a chunk if
+ * @need_chunk.
+ * @block: the block; caller holds @block->lock.
+ * @udev: the device (caller holds a reference).
+ * @need_chunk: allocate device memory for the block if it has none,
+ *		evicting other blocks' data when the device is full.
+ *
+ * Return: the state, or an ERR_PTR: -ENOMEM, -ENOSPC (device full, nothing
+ * evictable), -ENODEV (device going away).
+ */
+struct uvm_block_dev *uvm_block_dev_get_locked(struct uvm_va_block *block,
+					       struct uvm_device *udev,
+					       bool need_chunk)
+{
+	struct uvm_block_dev *bd = block->dev[udev->id];
+	int ret;
+
+	lockdep_assert_held(&block->lock);
+	if (!bd) {
+		bd = kzalloc(sizeof(*bd), GFP_KERNEL_ACCOUNT);
+		if (!bd)
+			return ERR_PTR(-ENOMEM);
+		bd->block = block;
+		bd->udev = udev;
+		INIT_LIST_HEAD(&bd->lru);
+		uvm_device_get_ref(udev);
+		block->dev[udev->id] = bd;
+		block->nr_devs++;
+	}
+	if (!need_chunk || bd->chunk)
+		return bd;
+
+	ret = uvm_evict_alloc_chunk(bd);
+	if (ret) {
+		block_dev_trim(block, udev->id);
+		return ERR_PTR(ret);
+	}
+	return bd;
+}
+
+static u64 chunk_offset(struct uvm_block_dev *bd, unsigned int i)
+{
+	return bd->chunk->offset + ((u64)i << PAGE_SHIFT);
+}
+
+/**
+ * uvm_block_unmap_devices_locked() - drop every device mapping of the pages
+ * in @mask.
+ * @block: the block; caller holds @block->lock.
+ * @mask: pages.
+ */
+void uvm_block_unmap_devices_locked(struct uvm_va_block *block,
+				    const unsigned long *mask)
+{
+	struct uvm_block_dev *bd;
+	unsigned int d;
+
+	lockdep_assert_held(&block->lock);
+	for (d = 0; d < UVM_MAX_DEVICES; d++) {
+		bd = block->dev[d];
+		if (!bd)
+			continue;
+		bitmap_andnot(bd->mapped, bd->mapped, mask, UVM_BLOCK_PAGES);
+		bitmap_andnot(bd->mapped_write, bd->mapped_write, mask,
+			      UVM_BLOCK_PAGES);
+		block_dev_trim(block, d);
+	}
+}
+
+/* Zap the CPU PTEs of the pages in @mask that the CPU may map. */
+static void block_zap_cpu_mask(struct uvm_va_block *block,
+			       const unsigned long *mask)
+{
+	unsigned int start, end;
+
+	for_each_set_bitrange(start, end, mask, UVM_BLOCK_PAGES)
+		uvm_block_zap_cpu_locked(block, start, end - 1);
+}
+
+/* Copy runs of device-resident pages of @src to @dst (both chunks set). */
+static int block_copy_peer(struct uvm_block_dev *dst, struct uvm_block_dev *src,
+			   const unsigned long *mask)
+{
+	struct uvm_device *du = dst->udev, *su = src->udev;
+	unsigned int start, end;
+	int ret = 0;
+
+	for_each_set_bitrange(start, end, mask, UVM_BLOCK_PAGES) {
+		u64 len = (u64)(end - start) << PAGE_SHIFT;
+
+		ret = uvm_dev_peer_copy(du, chunk_offset(dst, start), su,
+					chunk_offset(src, start), len);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* Host pages of @mask -> @bd's chunk, one batched backend call. */
+static int block_copy_host_to_dev(struct uvm_va_block *block,
+				  struct uvm_block_dev *bd,
+				  const unsigned long *mask)
+{
+	struct uvm_copy_seg *segs;
+	unsigned int i, n = 0;
+	int ret;
+
+	segs = kvmalloc_array(UVM_BLOCK_PAGES, sizeof(*segs), GFP_KERNEL);
+	if (!segs)
+		return -ENOMEM;
+	for_each_set_bit(i, mask, UVM_BLOCK_PAGES)
+		segs[n++] = (struct uvm_copy_seg){
+			.dev_offset = chunk_offset(bd, i),
+			.host = page_address(block->cpu_pages[i]),
+			.size = PAGE_SIZE,
+		};
+	ret = n ? uvm_dev_copy(bd->udev, segs, n, true) : 0;
+	kvfree(segs);
+	return ret;
+}
+
+/* @bd's chunk -> host pages of @mask (already allocated). */
+static int block_copy_dev_to_host(struct uvm_va_block *block,
+				  struct uvm_block_dev *bd,
+				  const unsigned long *mask)
+{
+	struct uvm_copy_seg *segs;
+	unsigned int i, n = 0;
+	int ret;
+
+	segs = kvmalloc_array(UVM_BLOCK_PAGES, sizeof(*segs), GFP_KERNEL);
+	if (!segs)
+		return -ENOMEM;
+	for_each_set_bit(i, mask, UVM_BLOCK_PAGES)
+		segs[n++] = (struct uvm_copy_seg){
+			.dev_offset = chunk_offset(bd, i),
+			.host = page_address(block->cpu_pages[i]),
+			.size = PAGE_SIZE,
+		};
+	ret = n ? uvm_dev_copy(bd->udev, segs, n, false) : 0;
+	kvfree(segs);
+	return ret;
+}
+
+/* Zero the pages of @mask in @bd's chunk. */
+static int block_zero_dev(struct uvm_block_dev *bd, const unsigned long *mask)
+{
+	unsigned int start, end;
+	int ret;
+
+	for_each_set_bitrange(start, end, mask, UVM_BLOCK_PAGES) {
+		ret = uvm_dev_fill(bd->udev, chunk_offset(bd, start),
+				   (u64)(end - start) << PAGE_SHIFT);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* Give the pages of @mask a new (not zeroed) host page each. */
+static int block_alloc_host_pages(struct uvm_va_block *block,
+				  const unsigned long *mask, int nid)
+{
+	unsigned int i;
+
+	for_each_set_bit(i, mask, UVM_BLOCK_PAGES) {
+		block->cpu_pages[i] = uvm_block_alloc_page(block->mgd, nid, 0);
+		if (!block->cpu_pages[i])
+			return -ENOMEM;
+		block->nr_cpu_pages++;
+	}
+	return 0;
+}
+
+/* Undo block_alloc_host_pages() (the pages were never mapped). */
+static void block_free_host_pages(struct uvm_va_block *block,
+				  const unsigned long *mask)
+{
+	unsigned int i;
+
+	for_each_set_bit(i, mask, UVM_BLOCK_PAGES) {
+		if (!block->cpu_pages[i])
+			continue;
+		uvm_block_put_page(block->cpu_pages[i]);
+		block->cpu_pages[i] = NULL;
+		block->nr_cpu_pages--;
+	}
+}
+
+/* The first device other than @skip holding each page of @mask. */
+static struct uvm_block_dev *block_dev_source(struct uvm_va_block *block,
+					      unsigned int skip,
+					      const unsigned long *mask,
+					      unsigned long *out)
+{
+	struct uvm_block_dev *bd;
+	unsigned int d;
+
+	for (d = 0; d < UVM_MAX_DEVICES; d++) {
+		bd = block->dev[d];
+		if (d == skip || !bd || !bd->chunk)
+			continue;
+		if (bitmap_and(out, mask, bd->resident, UVM_BLOCK_PAGES))
+			return bd;
+	}
+	return NULL;
+}
+
+/*
+ * Drop the host copies of @mask (other copies exist or the data is being
+ * discarded): lock them, zap the CPU PTEs, free.
+ */
+void uvm_block_drop_host_locked(struct uvm_va_block *block,
+				const unsigned long *mask)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&block->lock);
+	for_each_set_bit(i, mask, UVM_BLOCK_PAGES)
+		if (block->cpu_pages[i])
+			lock_page(block->cpu_pages[i]);
+	block_zap_cpu_mask(block, mask);
+	for_each_set_bit(i, mask, UVM_BLOCK_PAGES) {
+		if (!block->cpu_pages[i])
+			continue;
+		unlock_page(block->cpu_pages[i]);
+		uvm_block_put_page(block->cpu_pages[i]);
+		block->cpu_pages[i] = NULL;
+		block->nr_cpu_pages--;
+	}
+}
+
+/* Drop device @d's copies of @mask and every mapping of them. */
+void uvm_block_drop_dev_locked(struct uvm_va_block *block, unsigned int d,
+			       const unsigned long *mask)
+{
+	struct uvm_block_dev *bd = block->dev[d];
+	DECLARE_BITMAP(drop, UVM_BLOCK_PAGES);
+	DECLARE_BITMAP(cpu, UVM_BLOCK_PAGES);
+	unsigned int i;
+
+	lockdep_assert_held(&block->lock);
+	if (!bd || !bitmap_and(drop, mask, bd->resident, UVM_BLOCK_PAGES))
+		return;
+	if (bitmap_and(cpu, drop, block->cpu_maps_dev, UVM_BLOCK_PAGES)) {
+		block_zap_cpu_mask(block, cpu);
+		bitmap_andnot(block->cpu_maps_dev, block->cpu_maps_dev, cpu,
+			      UVM_BLOCK_PAGES);
+	}
+	uvm_block_unmap_devices_locked(block, drop);
+	bd = block->dev[d];	/* unmapping may not free it: it has a chunk */
+	bitmap_andnot(bd->resident, bd->resident, drop, UVM_BLOCK_PAGES);
+	for_each_set_bit(i, drop, UVM_BLOCK_PAGES)
+		block_dev_update_on_device(block, i);
+	block_dev_trim(block, d);
+}
+
+/* Drop every device copy of @mask but @keep's (UVM_MAX_DEVICES: none). */
+static void block_drop_devs_except(struct uvm_va_block *block,
+				   unsigned int keep, const unsigned long *mask)
+{
+	unsigned int d;
+
+	for (d = 0; d < UVM_MAX_DEVICES; d++)
+		if (d != keep && block->dev[d])
+			uvm_block_drop_dev_locked(block, d, mask);
+}
+
+/* Fill @bd with the pages of @todo from other devices, then the host. */
+static int block_fill_dev(struct uvm_va_block *block, struct uvm_block_dev *bd,
+			  unsigned long *todo, struct uvm_counters_delta *delta)
+{
+	DECLARE_BITMAP(run, UVM_BLOCK_PAGES);
+	struct uvm_block_dev *src;
+	unsigned int i;
+	int ret;
+
+	while ((src = block_dev_source(block, bd->udev->id, todo, run))) {
+		ret = block_copy_peer(bd, src, run);
+		if (ret)
+			return ret;
+		delta->d2d += bitmap_weight(run, UVM_BLOCK_PAGES);
+		bitmap_andnot(todo, todo, run, UVM_BLOCK_PAGES);
+	}
+	bitmap_zero(run, UVM_BLOCK_PAGES);
+	for_each_set_bit(i, todo, UVM_BLOCK_PAGES)
+		if (block->cpu_pages[i])
+			set_bit(i, run);
+	ret = block_copy_host_to_dev(block, bd, run);
+	if (ret)
+		return ret;
+	delta->h2d += bitmap_weight(run, UVM_BLOCK_PAGES);
+	bitmap_andnot(todo, todo, run, UVM_BLOCK_PAGES);
+	/* Left: unpopulated pages, populated (zeroed) here. */
+	delta->populated += bitmap_weight(todo, UVM_BLOCK_PAGES);
+	return block_zero_dev(bd, todo);
+}
+
+/**
+ * uvm_block_to_dev_locked() - make the pages of @mask resident on @udev.
+ * @block: the block; caller holds @block->lock.
+ * @udev: destination device.
+ * @mask: pages to make resident (managed pages of the block).
+ * @dup: pages whose other copies stay (read duplication); the rest move.
+ *
+ * Copies come from another device (peer copy) or the host copy; pages with
+ * no copy anywhere are populated zeroed on the device. CPU write access to
+ * duplicated pages is revoked (their PTE zapped); moved pages lose their
+ * host copy and every mapping of their old copies.
+ *
+ * Return: 0 or a negative errno (-ENOSPC: device full and nothing
+ * evictable); on error some pages may have moved, none is lost.
+ */
+int uvm_block_to_dev_locked(struct uvm_va_block *block,
+			    struct uvm_device *udev, const unsigned long *mask,
+			    const unsigned long *dup)
+{
+	DECLARE_BITMAP(todo, UVM_BLOCK_PAGES);
+	DECLARE_BITMAP(move, UVM_BLOCK_PAGES);
+	struct uvm_counters_delta delta = { };
+	struct uvm_block_dev *bd;
+	unsigned int i;
+	int ret;
+
+	lockdep_assert_held(&block->lock);
+	bd = uvm_block_dev_get_locked(block, udev, true);
+	if (IS_ERR(bd))
+		return PTR_ERR(bd);
+	bitmap_andnot(todo, mask, bd->resident, UVM_BLOCK_PAGES);
+	if (bitmap_empty(todo, UVM_BLOCK_PAGES))
+		goto out_touch;
+
+	/* Write-protect the host copies that stay as duplicates. */
+	bitmap_and(move, todo, dup, UVM_BLOCK_PAGES);
+	bitmap_and(move, move, block->cpu_writable, UVM_BLOCK_PAGES);
+	block_zap_cpu_mask(block, move);
+
+	ret = block_fill_dev(block, bd, todo, &delta);
+	if (ret) {
+		block_dev_trim(block, udev->id);
+		return ret;
+	}
+	bitmap_andnot(todo, mask, bd->resident, UVM_BLOCK_PAGES);
+	bitmap_or(bd->resident, bd->resident, todo, UVM_BLOCK_PAGES);
+	for_each_set_bit(i, todo, UVM_BLOCK_PAGES)
+		set_bit(i, block->on_device);
+
+	/* Moved (not duplicated) pages: drop the other copies. */
+	bitmap_andnot(move, mask, dup, UVM_BLOCK_PAGES);
+	block_drop_devs_except(block, udev->id, move);
+	uvm_block_drop_host_locked(block, move);
+	block_count_moves(block, &delta, UVM_TRACE_HOST, udev->id);
+out_touch:
+	uvm_lru_touch(block->dev[udev->id]);
+	return 0;
+}
+
+/**
+ * uvm_block_to_host_locked() - give the pages of @mask a host copy.
+ * @block: the block; caller holds @block->lock.
+ * @nid: node for new host pages.
+ * @mask: pages.
+ * @dup: pages whose device copies stay (read duplication).
+ *
+ * Pages with a host copy keep it where it is (node moves are
+ * uvm_block_migrate_host_locked()); pages only on devices are copied home
+ * in one batch per device; unpopulated pages are populated zeroed.
+ *
+ * Return: 0 or -ENOMEM / -ENODEV.
+ */
+int uvm_block_to_host_locked(struct uvm_va_block *block, int nid,
+			     const unsigned long *mask,
+			     const unsigned long *dup)
+{
+	DECLARE_BITMAP(todo, UVM_BLOCK_PAGES);
+	DECLARE_BITMAP(run, UVM_BLOCK_PAGES);
+	struct uvm_counters_delta delta = { };
+	struct uvm_block_dev *src;
+	unsigned int i;
+	int ret;
+
+	lockdep_assert_held(&block->lock);
+	bitmap_zero(todo, UVM_BLOCK_PAGES);
+	for_each_set_bit(i, mask, UVM_BLOCK_PAGES)
+		if (!block->cpu_pages[i] && test_bit(i, block->on_device))
+			set_bit(i, todo);
+
+	while ((src = block_dev_source(block, UVM_MAX_DEVICES, todo, run))) {
+		ret = block_alloc_host_pages(block, run, nid);
+		if (!ret)
+			ret = block_copy_dev_to_host(block, src, run);
+		if (ret) {
+			block_free_host_pages(block, run);
+			return ret;
+		}
+		delta.d2h += bitmap_weight(run, UVM_BLOCK_PAGES);
+		delta.from = src->udev->id;
+		bitmap_andnot(todo, todo, run, UVM_BLOCK_PAGES);
+	}
+	/* Moved (not duplicated) pages: drop the device copies. */
+	bitmap_andnot(run, mask, dup, UVM_BLOCK_PAGES);
+	block_drop_devs_except(block, UVM_MAX_DEVICES, run);
+	block_count_moves(block, &delta, delta.from, UVM_TRACE_HOST);
+	return uvm_block_populate_mask_locked(block, mask, nid);
+}
+
+/**
+ * uvm_block_release_devs_locked() - free every device copy and mapping of
+ * the pages of @mask (munmap, discard).
+ * @block: the block; caller holds @block->lock.
+ * @mask: pages.
+ */
+void uvm_block_release_devs_locked(struct uvm_va_block *block,
+				   const unsigned long *mask)
+{
+	lockdep_assert_held(&block->lock);
+	if (!block->nr_devs)
+		return;
+	uvm_block_unmap_devices_locked(block, mask);
+	block_drop_devs_except(block, UVM_MAX_DEVICES, mask);
+}
+
+/**
+ * uvm_block_map_dev_locked() - map the pages of @mask in @udev's page table.
+ * @block: the block; caller holds @block->lock.
+ * @udev: the device.
+ * @mask: pages, each with a copy at @target.
+ * @target: device id of the copy mapped, or UVM_MAP_HOST.
+ * @write: map writable (the caller made the target the only copy).
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int uvm_block_map_dev_locked(struct uvm_va_block *block,
+			     struct uvm_device *udev, const unsigned long *mask,
+			     u8 target, bool write)
+{
+	struct uvm_block_dev *bd;
+	unsigned int i;
+
+	lockdep_assert_held(&block->lock);
+	bd = uvm_block_dev_get_locked(block, udev, false);
+	if (IS_ERR(bd))
+		return PTR_ERR(bd);
+	bitmap_or(bd->mapped, bd->mapped, mask, UVM_BLOCK_PAGES);
+	if (write)
+		bitmap_or(bd->mapped_write, bd->mapped_write, mask,
+			  UVM_BLOCK_PAGES);
+	else
+		bitmap_andnot(bd->mapped_write, bd->mapped_write, mask,
+			      UVM_BLOCK_PAGES);
+	for_each_set_bit(i, mask, UVM_BLOCK_PAGES)
+		bd->map_target[i] = target;
+	return 0;
+}
+
+/**
+ * uvm_block_evict_dev_locked() - move everything off @d's chunk.
+ * @block: the block; caller holds @block->lock.
+ * @d: device id.
+ *
+ * Pages only on the device go to host memory (the device's node), the
+ * others just lose the device copy; the chunk is freed.
+ *
+ * Return: bytes of device memory freed, or a negative errno.
+ */
+s64 uvm_block_evict_dev_locked(struct uvm_va_block *block, unsigned int d)
+{
+	struct uvm_block_dev *bd = block->dev[d];
+	DECLARE_BITMAP(only, UVM_BLOCK_PAGES);
+	DECLARE_BITMAP(none, UVM_BLOCK_PAGES);
+	unsigned int i, pages;
+	int ret;
+
+	lockdep_assert_held(&block->lock);
+	if (!bd || !bd->chunk)
+		return 0;
+	pages = bitmap_weight(bd->resident, UVM_BLOCK_PAGES);
+	bitmap_zero(none, UVM_BLOCK_PAGES);
+	bitmap_zero(only, UVM_BLOCK_PAGES);
+	for_each_set_bit(i, bd->resident, UVM_BLOCK_PAGES)
+		if (!block->cpu_pages[i])
+			set_bit(i, only);
+	ret = uvm_block_to_host_locked(block, bd->udev->numa_node, only, none);
+	if (ret)
+		return ret;
+	if (block->dev[d])	/* what is left is duplicated elsewhere */
+		uvm_block_drop_dev_locked(block, d, block->dev[d]->resident);
+	uvm_count(block->mgd, UVM_STAT_EVICTIONS, 1);
+	uvm_count(block->mgd, UVM_STAT_EVICTED_BYTES, (u64)pages << PAGE_SHIFT);
+	trace_uvm_evict(block->start, pages, d);
+	return UVM_BLOCK_SIZE;
+}
+
+/* Kernel address of the host copy, or the device holding page @i. */
+static struct uvm_block_dev *block_dev_target(struct uvm_va_block *block,
+					      unsigned int d, unsigned int i,
+					      void **host)
+{
+	u8 t = block->dev[d]->map_target[i];
+
+	*host = NULL;
+	if (t == UVM_MAP_HOST) {
+		*host = page_address(block->cpu_pages[i]);
+		return NULL;
+	}
+	return block->dev[t];
+}
+
+/**
+ * uvm_block_dev_rw_locked() - a device access through device @d's mapping.
+ * @block: the block; caller holds @block->lock.
+ * @d: accessing device; page @i is mapped (writable for @write).
+ * @i: page index.
+ * @off: byte offset in the page.
+ * @buf: kernel buffer.
+ * @n: bytes (@off + @n <= PAGE_SIZE).
+ * @write: @buf -> memory, else memory -> @buf.
+ *
+ * Return: 0 or -ENODEV.
+ */
+int uvm_block_dev_rw_locked(struct uvm_va_block *block, unsigned int d,
+			    unsigned int i, unsigned int off, void *buf,
+			    unsigned int n, bool write)
+{
+	struct uvm_copy_seg seg = { .host = buf, .size = n };
+	struct uvm_block_dev *bd;
+	void *host;
+
+	lockdep_assert_held(&block->lock);
+	bd = block_dev_target(block, d, i, &host);
+	if (host) {
+		if (write)
+			memcpy(host + off, buf, n);
+		else
+			memcpy(buf, host + off, n);
+		return 0;
+	}
+	seg.dev_offset = chunk_offset(bd, i) + off;
+	return uvm_dev_copy(bd->udev, &seg, 1, write);
+}
+
+/**
+ * uvm_block_dev_atomic_add_locked() - 64-bit fetch-and-add by device @d.
+ * @block: the block; caller holds @block->lock (which serialises device
+ *	   accesses; a host page is updated with a CPU atomic, so it is also
+ *	   atomic against CPU threads mapping the same page).
+ * @d: accessing device; page @i is mapped writable.
+ * @i: page index.
+ * @off: 8-byte aligned offset in the page.
+ * @val: in: the addend; out: the old value.
+ *
+ * Return: 0 or -ENODEV.
+ */
+int uvm_block_dev_atomic_add_locked(struct uvm_va_block *block, unsigned int d,
+				    unsigned int i, unsigned int off, u64 *val)
+{
+	u64 old;
+	void *host;
+	int ret;
+
+	lockdep_assert_held(&block->lock);
+	block_dev_target(block, d, i, &host);
+	if (host) {
+		*val = atomic64_fetch_add(*val, host + off);
+		return 0;
+	}
+	ret = uvm_block_dev_rw_locked(block, d, i, off, &old, sizeof(old), false);
+	if (ret)
+		return ret;
+	old += *val;
+	ret = uvm_block_dev_rw_locked(block, d, i, off, &old, sizeof(old), true);
+	*val = old - *val;
+	return ret;
+}

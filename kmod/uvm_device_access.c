@@ -1,0 +1,391 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DOC: Device-access path
+ *
+ * There is no device executing code, so UVM_IOCTL_DEVICE_ACCESS plays the
+ * part of a kernel running on a device, like test_hmm's dmirror READ/WRITE:
+ * a list of reads, writes and 64-bit atomic adds to managed memory, each
+ * translated through the device's page table (struct uvm_block_dev).
+ *
+ * The list is processed in windows: scan forward from the current position
+ * collecting the pages whose mapping is missing or read-only (device
+ * faults) until fault_batch of them are gathered; sort them, merge
+ * duplicates (a write wins over a read) and service them block by block
+ * (uvm_device_fault.c); then perform the window's accesses through the
+ * mappings. A mapping can vanish between servicing and access (a CPU
+ * fault, an eviction); the access then faults again, alone.
+ *
+ * User buffers are copied outside every uvm lock, through a bounce buffer:
+ * they may be managed memory, whose CPU fault takes those locks.
+ */
+#include <linux/module.h>
+#include <linux/sched/signal.h>
+#include <linux/sizes.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/uaccess.h>
+
+#include "uvm_device.h"
+#include "uvm_device_fault.h"
+#include "uvm_managed.h"
+#include "uvm_trace.h"
+
+unsigned int uvm_fault_batch = 256;
+
+static int batch_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int v;
+	int ret = kstrtouint(val, 0, &v);
+
+	if (ret)
+		return ret;
+	if (v < 1 || v > UVM_ACCESS_MAX) {
+		pr_err("uvm: fault_batch must be in [1, %u]\n", UVM_ACCESS_MAX);
+		return -EINVAL;
+	}
+	WRITE_ONCE(uvm_fault_batch, v);
+	return 0;
+}
+
+static const struct kernel_param_ops batch_ops = {
+	.set = batch_set,
+	.get = param_get_uint,
+};
+module_param_cb(fault_batch, &batch_ops, &uvm_fault_batch, 0644);
+MODULE_PARM_DESC(fault_batch,
+		 "Device faults gathered per batch: 1..4096 (default 256)");
+
+/* Bytes of one access step (within one block). */
+#define UVM_ACCESS_STEP		SZ_64K
+
+struct access_pos {
+	u32 idx;
+	u64 off;
+};
+
+struct access_ctx {
+	struct uvm_managed *mgd;
+	struct uvm_device *udev;
+	struct uvm_access *acc;
+	u32 count;
+	unsigned long *fault_va;	/* page address | 1 for a write */
+	unsigned int nfaults;
+	unsigned int batch;
+	u32 faults_total;
+	u8 *bounce;
+};
+
+static bool access_writes(const struct uvm_access *a)
+{
+	return a->type != UVM_ACCESS_READ;
+}
+
+static bool dev_mapped(struct uvm_va_block *block, u32 id, unsigned int i,
+		       bool write)
+{
+	struct uvm_block_dev *bd = block->dev[id];
+
+	return bd && test_bit(i, bd->mapped) &&
+	       (!write || test_bit(i, bd->mapped_write));
+}
+
+/* Is page @va mapped for @write? Takes the block's lock briefly. */
+static bool access_page_mapped(struct access_ctx *c, unsigned long va, bool write)
+{
+	struct uvm_va_block *block;
+	bool ok;
+
+	block = xa_load(&c->mgd->blocks, va >> UVM_BLOCK_SHIFT);
+	if (!block)
+		return false;
+	mutex_lock(&block->lock);
+	ok = dev_mapped(block, c->udev->id, uvm_block_index(va), write);
+	mutex_unlock(&block->lock);
+	return ok;
+}
+
+/* Collect faults from @pos on; *@end: where the window stops. */
+static void access_gather(struct access_ctx *c, struct access_pos pos,
+			  struct access_pos *end)
+{
+	const struct uvm_access *a;
+	unsigned long va;
+
+	c->nfaults = 0;
+	for (; pos.idx < c->count; pos.idx++, pos.off = 0) {
+		a = &c->acc[pos.idx];
+		va = round_down(a->addr + pos.off, PAGE_SIZE);
+		for (; va < a->addr + a->length; va += PAGE_SIZE) {
+			if (access_page_mapped(c, va, access_writes(a)))
+				continue;
+			if (c->nfaults == c->batch) {
+				end->idx = pos.idx;
+				end->off = va > a->addr ? va - a->addr : 0;
+				return;
+			}
+			c->fault_va[c->nfaults++] = va | access_writes(a);
+		}
+	}
+	*end = (struct access_pos){ c->count, 0 };
+}
+
+static int cmp_ulong(const void *a, const void *b)
+{
+	unsigned long x = *(const unsigned long *)a & PAGE_MASK;
+	unsigned long y = *(const unsigned long *)b & PAGE_MASK;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Service the faults of one block: [from, to) of the sorted batch. */
+static int access_service_block(struct access_ctx *c, unsigned int from,
+				unsigned int to)
+{
+	DECLARE_BITMAP(faults, UVM_BLOCK_PAGES);
+	DECLARE_BITMAP(write, UVM_BLOCK_PAGES);
+	struct uvm_va_block *block;
+	unsigned int k, i;
+	int ret;
+
+	block = uvm_block_get(c->mgd, c->fault_va[from]);
+	if (!block)
+		return -ENOMEM;
+	bitmap_zero(faults, UVM_BLOCK_PAGES);
+	bitmap_zero(write, UVM_BLOCK_PAGES);
+	for (k = from; k < to; k++) {
+		i = uvm_block_index(c->fault_va[k]);
+		set_bit(i, faults);
+		if (c->fault_va[k] & 1)
+			set_bit(i, write);
+	}
+	mutex_lock(&block->lock);
+	ret = uvm_block_service_faults_locked(block, c->udev, faults, write);
+	mutex_unlock(&block->lock);
+	return ret;
+}
+
+/* Sort, merge and service the gathered batch. Caller holds mgd->lock. */
+static int access_service(struct access_ctx *c)
+{
+	unsigned int k, n = 0, from;
+	int ret = 0;
+
+	if (!c->nfaults)
+		return 0;
+	sort(c->fault_va, c->nfaults, sizeof(*c->fault_va), cmp_ulong, NULL);
+	for (k = 0; k < c->nfaults; k++) {	/* merge: a write wins */
+		if (n && (c->fault_va[n - 1] & PAGE_MASK) ==
+			 (c->fault_va[k] & PAGE_MASK))
+			c->fault_va[n - 1] |= c->fault_va[k];
+		else
+			c->fault_va[n++] = c->fault_va[k];
+	}
+	uvm_count(c->mgd, UVM_STAT_DEVICE_FAULTS, c->nfaults);
+	uvm_count(c->mgd, UVM_STAT_FAULT_BATCHES, 1);
+	uvm_count(c->mgd, UVM_STAT_FAULT_BATCH_PAGES, n);
+	trace_uvm_device_fault_batch(c->udev->id, c->nfaults, n);
+	c->faults_total += c->nfaults;
+
+	for (from = 0, k = 1; k <= n && !ret; k++) {
+		if (k < n && (c->fault_va[k] >> UVM_BLOCK_SHIFT) ==
+			     (c->fault_va[from] >> UVM_BLOCK_SHIFT))
+			continue;
+		ret = access_service_block(c, from, k);
+		from = k;
+	}
+	return ret;
+}
+
+/* Make pages [first, last] of @block mapped for @write: fault alone. */
+static int access_refault_locked(struct access_ctx *c,
+				 struct uvm_va_block *block, unsigned int first,
+				 unsigned int last, bool write)
+{
+	DECLARE_BITMAP(faults, UVM_BLOCK_PAGES);
+	DECLARE_BITMAP(wr, UVM_BLOCK_PAGES);
+	unsigned int i, n = 0;
+
+	bitmap_zero(faults, UVM_BLOCK_PAGES);
+	bitmap_zero(wr, UVM_BLOCK_PAGES);
+	for (i = first; i <= last; i++) {
+		if (dev_mapped(block, c->udev->id, i, write))
+			continue;
+		set_bit(i, faults);
+		if (write)
+			set_bit(i, wr);
+		n++;
+	}
+	if (!n)
+		return 0;
+	uvm_count(c->mgd, UVM_STAT_DEVICE_FAULTS, n);
+	c->faults_total += n;
+	return uvm_block_service_faults_locked(block, c->udev, faults, wr);
+}
+
+/* Do one step (one block, at most UVM_ACCESS_STEP) through the mappings. */
+static int access_step_locked(struct access_ctx *c, struct uvm_va_block *block,
+			      const struct uvm_access *a, unsigned long va,
+			      unsigned int n)
+{
+	unsigned int first = uvm_block_index(va);
+	unsigned int last = uvm_block_index(va + n - 1);
+	unsigned int done = 0, chunk, i;
+	int ret;
+
+	ret = access_refault_locked(c, block, first, last, access_writes(a));
+	if (ret)
+		return ret;
+	if (a->type == UVM_ACCESS_ATOMIC_ADD)
+		return uvm_block_dev_atomic_add_locked(block, c->udev->id, first,
+						       offset_in_page(va),
+						       (u64 *)c->bounce);
+	for (i = first; i <= last; i++, done += chunk) {
+		unsigned int off = offset_in_page(va + done);
+
+		chunk = min_t(unsigned int, n - done, PAGE_SIZE - off);
+		ret = uvm_block_dev_rw_locked(block, c->udev->id, i, off,
+					      c->bounce + done, chunk,
+					      a->type == UVM_ACCESS_WRITE);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int access_step(struct access_ctx *c, const struct uvm_access *a,
+		       u64 off, unsigned int n)
+{
+	void __user *ubuf = u64_to_user_ptr(a->buf + off);
+	unsigned long va = a->addr + off;
+	struct uvm_va_block *block;
+	int ret = 0;
+
+	if (a->type != UVM_ACCESS_READ && copy_from_user(c->bounce, ubuf, n))
+		return -EFAULT;
+	down_read(&c->mgd->lock);
+	if (!uvm_managed_covered_locked(c->mgd, round_down(va, PAGE_SIZE),
+					round_up(va + n, PAGE_SIZE)))
+		ret = -EFAULT;	/* unmapped meanwhile */
+	block = ret ? NULL : uvm_block_get(c->mgd, va);
+	if (!ret && !block)
+		ret = -ENOMEM;
+	if (block) {
+		mutex_lock(&block->lock);
+		ret = access_step_locked(c, block, a, va, n);
+		mutex_unlock(&block->lock);
+	}
+	up_read(&c->mgd->lock);
+	if (!ret && a->type != UVM_ACCESS_WRITE && copy_to_user(ubuf, c->bounce, n))
+		ret = -EFAULT;
+	return ret;
+}
+
+/* Perform the accesses of the window [from, to). */
+static int access_perform(struct access_ctx *c, struct access_pos from,
+			  struct access_pos to)
+{
+	const struct uvm_access *a;
+	u64 off, stop, n;
+	int ret;
+
+	for (; from.idx < c->count && from.idx <= to.idx; from.idx++, from.off = 0) {
+		a = &c->acc[from.idx];
+		stop = from.idx == to.idx ? to.off : a->length;
+		for (off = from.off; off < stop; off += n) {
+			unsigned long va = a->addr + off;
+
+			n = min3(stop - off, (u64)UVM_ACCESS_STEP,
+				 (u64)(round_down(va, UVM_BLOCK_SIZE) +
+				       UVM_BLOCK_SIZE - va));
+			ret = access_step(c, a, off, n);
+			if (ret)
+				return ret;
+		}
+		if (fatal_signal_pending(current))
+			return -EINTR;
+	}
+	return 0;
+}
+
+static int access_check_one(struct uvm_managed *mgd, const struct uvm_access *a)
+{
+	unsigned long start, end;
+	int ret;
+
+	if (a->pad || a->type < UVM_ACCESS_READ ||
+	    a->type > UVM_ACCESS_ATOMIC_ADD)
+		return -EINVAL;
+	if (a->type == UVM_ACCESS_ATOMIC_ADD &&
+	    (a->length != sizeof(u64) || !IS_ALIGNED(a->addr, sizeof(u64))))
+		return -EINVAL;
+	ret = uvm_managed_range_check(mgd, a->addr, a->length, &start, &end);
+	if (ret)
+		return ret;
+	return uvm_managed_covered_locked(mgd, start, end) ? 0 : -EINVAL;
+}
+
+/* Copy in and validate the access list: -EINVAL/-EFAULT, nothing done. */
+static int access_load(struct access_ctx *c, const struct uvm_device_access *args)
+{
+	u32 k;
+	int ret = 0;
+
+	c->acc = vmemdup_user(u64_to_user_ptr(args->accesses),
+			      array_size(args->count, sizeof(*c->acc)));
+	if (IS_ERR(c->acc))
+		return PTR_ERR(c->acc);
+	down_read(&c->mgd->lock);
+	for (k = 0; k < args->count && !ret; k++)
+		ret = access_check_one(c->mgd, &c->acc[k]);
+	up_read(&c->mgd->lock);
+	return ret;
+}
+
+static int access_run(struct access_ctx *c)
+{
+	struct access_pos pos = { 0, 0 }, end;
+	int ret;
+
+	while (pos.idx < c->count) {
+		down_read(&c->mgd->lock);
+		access_gather(c, pos, &end);
+		ret = access_service(c);
+		up_read(&c->mgd->lock);
+		if (!ret)
+			ret = access_perform(c, pos, end);
+		if (ret)
+			return ret;
+		pos = end;
+	}
+	return 0;
+}
+
+int uvm_device_access_ioctl(struct uvm_managed *mgd,
+			    struct uvm_device_access *args)
+{
+	struct access_ctx c = { .mgd = mgd, .count = args->count };
+	int ret;
+
+	if (args->flags || !args->count || args->count > UVM_ACCESS_MAX)
+		return -EINVAL;
+	c.udev = uvm_device_get(args->device);
+	if (!c.udev)
+		return -ENODEV;
+	c.batch = READ_ONCE(uvm_fault_batch);
+	ret = access_load(&c, args);
+	if (ret)
+		goto out_put_device;
+	ret = -ENOMEM;
+	c.fault_va = kvmalloc_array(c.batch, sizeof(*c.fault_va), GFP_KERNEL);
+	c.bounce = kvmalloc(UVM_ACCESS_STEP, GFP_KERNEL);
+	if (c.fault_va && c.bounce)
+		ret = access_run(&c);
+	args->faults = c.faults_total;
+	kvfree(c.bounce);
+	kvfree(c.fault_va);
+out_put_device:
+	if (!IS_ERR_OR_NULL(c.acc))
+		kvfree(c.acc);
+	uvm_device_put(c.udev);
+	return ret;
+}

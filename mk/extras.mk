@@ -1,0 +1,69 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# mk/extras.mk - examples, benchmarks, demo and their smoke tests (included
+# by the top-level Makefile after libuvm.mk, tools.mk and tests.mk).
+#
+#   make examples   every examples/*.c into $(BUILD)/examples/<name> (part of all)
+#   make benches    every bench/*.c into $(BUILD)/bench/<name>
+#   make bench      scripts/bench: benchmarks in the VM, report in bench/results/
+#   make demo       scripts/demo: the walkthrough in a VM with two devices
+#
+# A bench or example source declares extra libraries like a test does:
+#   // LDLIBS: -luvm -lnuma
+# -luvm links $(LIBUVM_SO) with an rpath (the repository has the same path
+# in the VM). Examples always link libuvm (they use the CUDA runtime API).
+#
+# Smoke tests: `make tests` also puts the scripts in tools/tests/*.vm into
+# $(BUILD)/tests/<name> (without .vm), where tests/suite.list names them.
+
+EX_DIR		:= $(TOP)/examples
+EX_OUT		:= $(BUILD)/examples
+EX_NAMES	:= $(patsubst $(EX_DIR)/%.c,%,$(sort $(wildcard $(EX_DIR)/*.c)))
+EX_BINS		:= $(addprefix $(EX_OUT)/,$(EX_NAMES))
+EX_CFLAGS	:= -std=gnu11 -O2 -g -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow \
+		   $(LIBUVM_CPPFLAGS) -MMD -MP
+EX_LDFLAGS	:= $(LIBUVM_SO) -Wl,-rpath,$(patsubst %/,%,$(dir $(LIBUVM_SO)))
+
+BENCH_DIR	:= $(TOP)/bench
+BENCH_OUT	:= $(BUILD)/bench
+BENCH_NAMES	:= $(patsubst $(BENCH_DIR)/%.c,%,$(sort $(wildcard $(BENCH_DIR)/*.c)))
+BENCH_BINS	:= $(addprefix $(BENCH_OUT)/,$(BENCH_NAMES))
+BENCH_CFLAGS	:= -std=gnu11 -O2 -g -Wall -Wextra -Werror -I$(TOP)/include \
+		   -idirafter $(TOP)/include/uapi $(LIBUVM_CPPFLAGS) -MMD -MP
+bench_ldlibs_raw = $(shell sed -n 's|^// LDLIBS:||p' $(BENCH_DIR)/$(1).c)
+bench_ldlibs = $(patsubst -luvm,$(EX_LDFLAGS),$(call bench_ldlibs_raw,$(1)))
+
+SMOKE_SRCS	:= $(sort $(wildcard $(TOP)/tools/tests/*.vm))
+SMOKE_BINS	:= $(patsubst $(TOP)/tools/tests/%.vm,$(BUILD)/tests/%,$(SMOKE_SRCS))
+
+.PHONY: examples benches bench demo extras-clean
+all: examples
+examples: $(EX_BINS)
+benches: $(BENCH_BINS)
+
+$(EX_OUT)/%: $(EX_DIR)/%.c $(LIBUVM_SO)
+	@mkdir -p $(@D)
+	$(CC) $(EX_CFLAGS) -o $@ $< $(EX_LDFLAGS)
+
+define bench_rule
+$(BENCH_OUT)/$(1): $(BENCH_DIR)/$(1).c $(if $(filter -luvm,$(call bench_ldlibs_raw,$(1))),$(LIBUVM_SO))
+	@mkdir -p $$(@D)
+	$$(CC) $$(BENCH_CFLAGS) -o $$@ $$< $$(call bench_ldlibs,$(1))
+endef
+$(foreach b,$(BENCH_NAMES),$(eval $(call bench_rule,$(b))))
+-include $(EX_BINS:=.d) $(BENCH_BINS:=.d)
+
+# The smoke tests need what they run: tools, examples, benchmarks.
+tests: $(SMOKE_BINS)
+$(BUILD)/tests/%: $(TOP)/tools/tests/%.vm $(TOOLS_BINS) $(EX_BINS) $(BENCH_BINS)
+	@mkdir -p $(@D)
+	install -m 755 $< $@
+
+bench: benches tools
+	@$(TOP)/scripts/bench
+
+demo: tools examples
+	@$(TOP)/scripts/demo
+
+extras-clean:
+	rm -rf $(EX_OUT) $(BENCH_OUT)

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hostreg_lifecycle_test - UVM_IOCTL_HOST_REGISTER / UNREGISTER: pinning,
+ * counters, unmap and exit while registered, every error path.
+ */
+#include "kselftest_harness.h"
+#include "alloc_util.h"
+
+FIXTURE(reg)
+{
+	int fd;
+	char *p;
+};
+
+#define N	(64 * 4096)
+
+FIXTURE_SETUP(reg)
+{
+	self->fd = uvm_open();
+	ASSERT_LE(0, self->fd);
+	self->p = anon(N);
+	ASSERT_NE(NULL, self->p);
+}
+
+FIXTURE_TEARDOWN(reg)
+{
+	munmap(self->p, N);
+	close(self->fd);
+}
+
+/* Module-wide pinned pages back to @want within ~2 s. */
+static int pinned_settles(int fd, uint64_t want)
+{
+	int i;
+
+	for (i = 0; i < 200; i++) {
+		if (counters(fd).pinned_pages == want)
+			return 1;
+		usleep(10000);
+	}
+	return 0;
+}
+
+TEST_F(reg, register_unregister)
+{
+	struct uvm_host_register a = { .addr = (uintptr_t)self->p, .size = N };
+	uint64_t before = counters(self->fd).pinned_pages;
+	struct uvm_ptr_info pi;
+
+	ASSERT_EQ(0, uvm_ioctl(self->fd, UVM_IOCTL_HOST_REGISTER, &a));
+	EXPECT_EQ((uintptr_t)self->p, a.dev_addr);
+	EXPECT_EQ(before + N / PAGE, counters(self->fd).pinned_pages);
+	EXPECT_EQ(N / PAGE, counters(self->fd).va_pinned_pages);
+	ASSERT_EQ(0, ptrinfo(self->fd, self->p + 5, &pi));
+	EXPECT_EQ(UVM_PTR_HOST_REGISTERED, pi.type);
+	EXPECT_EQ((uintptr_t)self->p, pi.base);
+	EXPECT_EQ(N, pi.size);
+	EXPECT_EQ((uintptr_t)self->p + 5, pi.dev_addr);
+	ASSERT_EQ(0, hunreg(self->fd, self->p));
+	EXPECT_EQ(before, counters(self->fd).pinned_pages);
+	ASSERT_EQ(0, ptrinfo(self->fd, self->p, &pi));
+	EXPECT_EQ(UVM_PTR_UNREGISTERED, pi.type);
+}
+
+TEST_F(reg, flags_reported)
+{
+	struct uvm_ptr_info pi;
+
+	ASSERT_EQ(0, hreg(self->fd, self->p, N, UVM_HOST_REGISTER_PORTABLE |
+			  UVM_HOST_REGISTER_MAPPED));
+	ASSERT_EQ(0, ptrinfo(self->fd, self->p, &pi));
+	EXPECT_EQ(UVM_HOST_REGISTER_PORTABLE | UVM_HOST_REGISTER_MAPPED,
+		  pi.alloc_flags);
+	hunreg(self->fd, self->p);
+}
+
+TEST_F(reg, copies_see_cpu_data)
+{
+	char *q = anon(N);
+
+	memset(self->p, 0x31, N);
+	ASSERT_EQ(0, hreg(self->fd, self->p, N, 0));
+	ASSERT_EQ(0, mcpy(self->fd, q, self->p, N));
+	EXPECT_EQ(0, memcmp(q, self->p, N));
+	memset(q, 0x42, N);
+	ASSERT_EQ(0, mcpy(self->fd, self->p, q, N));
+	EXPECT_EQ(0x42, self->p[N - 1]);
+	hunreg(self->fd, self->p);
+	munmap(q, N);
+}
+
+TEST_F(reg, readonly_copy_from_works)
+{
+	char *q = anon(PAGE);
+
+	memset(self->p, 9, PAGE);
+	ASSERT_EQ(0, hreg(self->fd, self->p, PAGE, UVM_HOST_REGISTER_READONLY));
+	EXPECT_EQ(0, mcpy(self->fd, q, self->p, PAGE));
+	EXPECT_EQ(9, q[PAGE - 1]);
+	hunreg(self->fd, self->p);
+	munmap(q, PAGE);
+}
+
+TEST_F(reg, readonly_of_readonly_mapping)
+{
+	char *ro = mmap(NULL, PAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS,
+			-1, 0);
+
+	EXPECT_EQ(-EFAULT, hreg(self->fd, ro, PAGE, 0));
+	EXPECT_EQ(0, hreg(self->fd, ro, PAGE, UVM_HOST_REGISTER_READONLY));
+	EXPECT_EQ(0, hunreg(self->fd, ro));
+	munmap(ro, PAGE);
+}
+
+TEST_F(reg, munmap_unpins)
+{
+	uint64_t before = counters(self->fd).pinned_pages;
+	char *q = anon(N);
+
+	ASSERT_EQ(0, hreg(self->fd, q, N, 0));
+	EXPECT_EQ(before + N / PAGE, counters(self->fd).pinned_pages);
+	ASSERT_EQ(0, munmap(q + PAGE, PAGE));
+	EXPECT_TRUE(pinned_settles(self->fd, before));
+	EXPECT_EQ(-ENOENT, hunreg(self->fd, q));
+	munmap(q, N);
+}
+
+TEST_F(reg, exit_while_registered)
+{
+	uint64_t before = counters(self->fd).pinned_pages;
+	pid_t pid = fork();
+	int st;
+
+	if (!pid) {
+		int fd = uvm_open();
+		char *q = anon(N);
+
+		memset(q, 1, N);
+		_exit(hreg(fd, q, N, 0) ? 1 : 0);
+	}
+	waitpid(pid, &st, 0);
+	EXPECT_EQ(0, WEXITSTATUS(st));
+	EXPECT_TRUE(pinned_settles(self->fd, before));
+}
+
+TEST_F(reg, close_unpins)
+{
+	int fd2 = uvm_open();
+	uint64_t before = counters(self->fd).pinned_pages;
+
+	ASSERT_EQ(0, hreg(fd2, self->p, N, 0));
+	EXPECT_EQ(before + N / PAGE, counters(self->fd).pinned_pages);
+	close(fd2);
+	EXPECT_EQ(before, counters(self->fd).pinned_pages);
+}
+
+TEST_F(reg, overlap_exact) { ASSERT_EQ(0, hreg(self->fd, self->p, N, 0)); EXPECT_EQ(-EEXIST, hreg(self->fd, self->p, N, 0)); hunreg(self->fd, self->p); }
+TEST_F(reg, overlap_partial)
+{
+	ASSERT_EQ(0, hreg(self->fd, self->p + PAGE, 2 * PAGE, 0));
+	EXPECT_EQ(-EEXIST, hreg(self->fd, self->p, 2 * PAGE, 0));
+	EXPECT_EQ(-EEXIST, hreg(self->fd, self->p + 2 * PAGE, 4 * PAGE, 0));
+	EXPECT_EQ(0, hreg(self->fd, self->p + 3 * PAGE, PAGE, 0));
+	hunreg(self->fd, self->p + PAGE);
+	hunreg(self->fd, self->p + 3 * PAGE);
+}
+TEST_F(reg, unregister_unknown) { EXPECT_EQ(-ENOENT, hunreg(self->fd, self->p)); }
+TEST_F(reg, unregister_interior)
+{
+	ASSERT_EQ(0, hreg(self->fd, self->p, N, 0));
+	EXPECT_EQ(-ENOENT, hunreg(self->fd, self->p + PAGE));
+	EXPECT_EQ(0, hunreg(self->fd, self->p));
+}
+TEST_F(reg, unregister_twice)
+{
+	ASSERT_EQ(0, hreg(self->fd, self->p, N, 0));
+	EXPECT_EQ(0, hunreg(self->fd, self->p));
+	EXPECT_EQ(-ENOENT, hunreg(self->fd, self->p));
+}
+TEST_F(reg, unregister_flags)
+{
+	struct uvm_host_unregister u = { .addr = (uintptr_t)self->p, .flags = 1 };
+
+	EXPECT_EQ(-EINVAL, uvm_ioctl(self->fd, UVM_IOCTL_HOST_UNREGISTER, &u));
+}
+TEST_F(reg, unaligned_addr) { EXPECT_EQ(-EINVAL, hreg(self->fd, self->p + 1, PAGE, 0)); }
+TEST_F(reg, unaligned_size) { EXPECT_EQ(-EINVAL, hreg(self->fd, self->p, PAGE + 1, 0)); }
+TEST_F(reg, size_zero) { EXPECT_EQ(-EINVAL, hreg(self->fd, self->p, 0, 0)); }
+TEST_F(reg, null) { EXPECT_EQ(-EINVAL, hreg(self->fd, NULL, PAGE, 0)); }
+TEST_F(reg, wraps) { EXPECT_EQ(-EINVAL, hreg(self->fd, self->p, UINT64_MAX & ~(PAGE - 1), 0)); }
+TEST_F(reg, bad_flags) { EXPECT_EQ(-EINVAL, hreg(self->fd, self->p, PAGE, 0x10)); }
+TEST_F(reg, pad)
+{
+	struct uvm_host_register a = { .addr = (uintptr_t)self->p, .size = PAGE, .pad = 1 };
+
+	EXPECT_EQ(-EINVAL, uvm_ioctl(self->fd, UVM_IOCTL_HOST_REGISTER, &a));
+}
+TEST_F(reg, iomemory_unsupported) { EXPECT_EQ(-EOPNOTSUPP, hreg(self->fd, self->p, PAGE, UVM_HOST_REGISTER_IOMEMORY)); }
+TEST_F(reg, unmapped)
+{
+	char *q = anon(3 * PAGE);
+
+	munmap(q + PAGE, PAGE);
+	EXPECT_EQ(-EFAULT, hreg(self->fd, q, 3 * PAGE, 0));
+	EXPECT_EQ(0, counters(self->fd).va_pinned_pages);
+	munmap(q, 3 * PAGE);
+}
+TEST_F(reg, managed_memory)
+{
+	char *m = uvm_map(self->fd, N);
+
+	ASSERT_NE(NULL, m);
+	EXPECT_EQ(-EINVAL, hreg(self->fd, m, N, 0));
+	munmap(m, N);
+}
+TEST_F(reg, device_memory)
+{
+	char *d;
+
+	if (ndevices(self->fd) < 1)
+		SKIP(return, "no device");
+	d = dalloc(self->fd, 0, PAGE);
+	ASSERT_NE(NULL, d);
+	EXPECT_EQ(-EINVAL, hreg(self->fd, d, PAGE, 0));
+	ufree_unmap(self->fd, d, PAGE);
+}
+TEST_F(reg, pinned_host_memory)
+{
+	char *h = halloc(self->fd, PAGE, 0, -1);
+
+	ASSERT_NE(NULL, h);
+	EXPECT_EQ(-EEXIST, hreg(self->fd, h, PAGE, 0));
+	ufree_unmap(self->fd, h, PAGE);
+}
+
+TEST_HARNESS_MAIN
