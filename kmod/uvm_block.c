@@ -15,11 +15,13 @@
  * installing its PTE before the zap.
  */
 #include <linux/highmem.h>
+#include <linux/log2.h>
 #include <linux/memcontrol.h>
 #include <linux/mm.h>
 #include <linux/pagemap.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
+#include <linux/timekeeping.h>
 
 #include "uvm_compat.h"
 #include "uvm_drv.h"
@@ -110,6 +112,81 @@ struct page *uvm_block_alloc_page(struct uvm_managed *mgd, int nid,
 	if (page)
 		atomic_long_inc(&uvm_acct.pages);
 	return page;
+}
+
+/* Try one 2^@order allocation on @nid, split into pages. */
+static struct page *alloc_split(int nid, unsigned int order)
+{
+	gfp_t gfp = GFP_HIGHUSER | __GFP_ACCOUNT | __GFP_NORETRY |
+		    __GFP_NOWARN | __GFP_THISNODE;
+	struct page *page = alloc_pages_node(nid, gfp, order);
+
+	if (page && order)
+		split_page(page, order);
+	return page;
+}
+
+/* The largest split allocation of at most 2^*@order pages that succeeds:
+ * a fragmented node steps down the orders before single pages.
+ */
+static struct page *alloc_split_best(int nid, unsigned int *order)
+{
+	struct page *page;
+
+	for (; *order; *order /= 2) {
+		page = alloc_split(nid, *order);
+		if (page)
+			return page;
+	}
+	return NULL;
+}
+
+/**
+ * uvm_block_alloc_pages() - @n host pages (not zeroed) for data about to be
+ * copied in.
+ * @mgd: charged VA space.
+ * @nid: NUMA node (falls back to others).
+ * @pages: out, @n pages.
+ * @n: how many.
+ *
+ * Takes them as few high-order allocations split into pages (one
+ * allocation and one memory-cgroup charge for a whole block instead of
+ * 512), falling back to single pages.
+ *
+ * Return: 0, or -ENOMEM with nothing allocated.
+ */
+int uvm_block_alloc_pages(struct uvm_managed *mgd, int nid,
+			  struct page **pages, unsigned int n)
+{
+	unsigned int done = 0, order, i;
+	struct mem_cgroup *old;
+	struct page *page;
+
+	old = set_active_memcg(mgd->memcg);
+	order = min_t(unsigned int, ilog2(n), UVM_BLOCK_SHIFT - PAGE_SHIFT);
+	while (done < n) {
+		order = min_t(unsigned int, order, ilog2(n - done));
+		page = alloc_split_best(nid, &order);
+		if (!page) {
+			order = 0;
+			set_active_memcg(old);
+			page = uvm_block_alloc_page(mgd, nid, 0);
+			old = set_active_memcg(mgd->memcg);
+			if (!page)
+				break;
+			atomic_long_dec(&uvm_acct.pages);	/* counted below */
+		}
+		for (i = 0; i < (1U << order); i++)
+			pages[done++] = page + i;
+	}
+	set_active_memcg(old);
+	if (done < n) {
+		while (done)
+			put_page(pages[--done]);
+		return -ENOMEM;
+	}
+	atomic_long_add(n, &uvm_acct.pages);
+	return 0;
 }
 
 /**
@@ -219,13 +296,14 @@ static void block_replace_page(struct uvm_va_block *block, unsigned int i,
 /*
  * Move the pages [first, last] (at most UVM_MOVE_BATCH) to @nid: allocate
  * the new pages first, then lock the old ones, zap the run's PTEs in one
- * call, copy and swap.
+ * call, copy and swap. Adds the copying time to *@copy_ns.
  */
 static int block_move_run(struct uvm_va_block *block, unsigned int first,
-			  unsigned int last, int nid)
+			  unsigned int last, int nid, u64 *copy_ns)
 {
 	struct page *new[UVM_MOVE_BATCH];
 	unsigned int i, n = last - first + 1;
+	u64 t0;
 
 	for (i = 0; i < n; i++) {
 		new[i] = uvm_block_alloc_page(block->mgd, nid,
@@ -236,10 +314,12 @@ static int block_move_run(struct uvm_va_block *block, unsigned int first,
 	for (i = first; i <= last; i++)
 		lock_page(block->cpu_pages[i]);
 	uvm_block_zap_cpu_locked(block, first, last);
+	t0 = ktime_get_ns();
 	for (i = 0; i < n; i++) {
 		copy_highpage(new[i], block->cpu_pages[first + i]);
 		block_replace_page(block, first + i, new[i]);
 	}
+	*copy_ns += ktime_get_ns() - t0;
 	return 0;
 
 err_free_new:
@@ -280,6 +360,7 @@ int uvm_block_migrate_host_locked(struct uvm_va_block *block,
 {
 	unsigned int i = first, run, moved = 0;
 	DECLARE_BITMAP(mask, UVM_BLOCK_PAGES);
+	u64 copy_ns = 0;
 	int ret = 0;
 
 	lockdep_assert_held(&block->lock);
@@ -296,7 +377,7 @@ int uvm_block_migrate_host_locked(struct uvm_va_block *block,
 		for (run = i; run < last && run - i + 1 < UVM_MOVE_BATCH &&
 		     block_page_needs_move(block, run + 1, nid);)
 			run++;
-		ret = block_move_run(block, i, run, nid);
+		ret = block_move_run(block, i, run, nid, &copy_ns);
 		if (!ret)
 			moved += run - i + 1;
 		i = run + 1;
@@ -306,7 +387,8 @@ int uvm_block_migrate_host_locked(struct uvm_va_block *block,
 		uvm_count(block->mgd, UVM_STAT_MIGRATE_H2H_BYTES,
 			  (u64)moved << PAGE_SHIFT);
 		trace_uvm_migrate(block->start + ((unsigned long)first << PAGE_SHIFT),
-				  moved, NUMA_NO_NODE, nid, UVM_CAUSE_PREFETCH);
+				  moved, NUMA_NO_NODE, nid, UVM_CAUSE_PREFETCH,
+				  copy_ns);
 	}
 	if (ret)
 		return ret;

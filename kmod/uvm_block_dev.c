@@ -8,9 +8,11 @@
  * block is always at chunk offset i * PAGE_SIZE. So a block moves with one
  * batched copy per direction, peer copies of consecutive pages are one
  * call, and eviction frees whole chunks. The chunk is freed as soon as no
- * page of the block is resident on that device; chunks are zeroed when
- * allocated, and pages populated into a live chunk are zeroed again, so
- * device memory never shows another owner's data.
+ * page of the block is resident on that device. Chunks are not cleared
+ * when allocated: a page becomes resident only by a copy into it or by
+ * zeroing it (block_fill_dev()), and nothing - device mapping, CPU mapping,
+ * copy - ever reads a page that is not resident, so device memory never
+ * shows another owner's data, and a block moving in is written once.
  *
  * A page has one copy (host page or device chunk) unless it is
  * read-duplicated; every transition that drops a copy first removes every
@@ -22,6 +24,7 @@
 #include <linux/mm.h>
 #include <linux/pagemap.h>
 #include <linux/slab.h>
+#include <linux/timekeeping.h>
 
 #include "uvm_device.h"
 #include "uvm_evict.h"
@@ -29,40 +32,55 @@
 #include "uvm_mem.h"
 #include "uvm_trace.h"
 
-/* Pages moved by one transition, for the counters and the tracepoint. */
+/*
+ * Pages moved by one transition and the time their copies took, for the
+ * counters and the tracepoint.
+ */
 struct uvm_counters_delta {
 	unsigned int populated;
 	unsigned int h2d;
 	unsigned int d2h;
 	unsigned int d2d;
-	int from;
+	u64 h2d_ns;
+	u64 d2h_ns;
+	u64 d2d_ns;
 };
 
+/*
+ * Count @d on the VA space, globally and on one device: the destination
+ * of host->device and device->device moves (@to), the source of
+ * device->host moves (@from). NULL is the host.
+ */
 static void block_count_moves(struct uvm_va_block *block,
-			      const struct uvm_counters_delta *d, int from,
-			      int to)
+			      const struct uvm_counters_delta *d,
+			      struct uvm_device *from, struct uvm_device *to)
 {
 	struct uvm_managed *mgd = block->mgd;
+	int f = from ? from->id : UVM_TRACE_HOST;
+	int t = to ? to->id : UVM_TRACE_HOST;
 
 	if (d->populated)
 		uvm_count(mgd, UVM_STAT_PAGES_POPULATED, d->populated);
 	if (d->h2d) {
-		uvm_count(mgd, UVM_STAT_MIGRATE_H2D_PAGES, d->h2d);
-		uvm_count(mgd, UVM_STAT_MIGRATE_H2D_BYTES, (u64)d->h2d << PAGE_SHIFT);
-		trace_uvm_migrate(block->start, d->h2d, UVM_TRACE_HOST, to,
-				  UVM_CAUSE_DEVICE);
+		uvm_count_dev(mgd, to, UVM_STAT_MIGRATE_H2D_PAGES, d->h2d);
+		uvm_count_dev(mgd, to, UVM_STAT_MIGRATE_H2D_BYTES,
+			      (u64)d->h2d << PAGE_SHIFT);
+		trace_uvm_migrate(block->start, d->h2d, UVM_TRACE_HOST, t,
+				  UVM_CAUSE_DEVICE, d->h2d_ns);
 	}
 	if (d->d2h) {
-		uvm_count(mgd, UVM_STAT_MIGRATE_D2H_PAGES, d->d2h);
-		uvm_count(mgd, UVM_STAT_MIGRATE_D2H_BYTES, (u64)d->d2h << PAGE_SHIFT);
-		trace_uvm_migrate(block->start, d->d2h, from, UVM_TRACE_HOST,
-				  UVM_CAUSE_DEVICE);
+		uvm_count_dev(mgd, from, UVM_STAT_MIGRATE_D2H_PAGES, d->d2h);
+		uvm_count_dev(mgd, from, UVM_STAT_MIGRATE_D2H_BYTES,
+			      (u64)d->d2h << PAGE_SHIFT);
+		trace_uvm_migrate(block->start, d->d2h, f, UVM_TRACE_HOST,
+				  UVM_CAUSE_DEVICE, d->d2h_ns);
 	}
 	if (d->d2d) {
-		uvm_count(mgd, UVM_STAT_MIGRATE_D2D_PAGES, d->d2d);
-		uvm_count(mgd, UVM_STAT_MIGRATE_D2D_BYTES, (u64)d->d2d << PAGE_SHIFT);
-		trace_uvm_migrate(block->start, d->d2d, from, to,
-				  UVM_CAUSE_DEVICE);
+		uvm_count_dev(mgd, to, UVM_STAT_MIGRATE_D2D_PAGES, d->d2d);
+		uvm_count_dev(mgd, to, UVM_STAT_MIGRATE_D2D_BYTES,
+			      (u64)d->d2d << PAGE_SHIFT);
+		trace_uvm_migrate(block->start, d->d2d, f, t,
+				  UVM_CAUSE_DEVICE, d->d2d_ns);
 	}
 }
 
@@ -324,15 +342,21 @@ static int block_zero_dev(struct uvm_block_dev *bd, const unsigned long *mask)
 static int block_alloc_host_pages(struct uvm_va_block *block,
 				  const unsigned long *mask, int nid)
 {
-	unsigned int i;
+	unsigned int i, k = 0, n = bitmap_weight(mask, UVM_BLOCK_PAGES);
+	struct page **pages;
+	int ret;
 
-	for_each_set_bit(i, mask, UVM_BLOCK_PAGES) {
-		block->cpu_pages[i] = uvm_block_alloc_page(block->mgd, nid, 0);
-		if (!block->cpu_pages[i])
-			return -ENOMEM;
-		block->nr_cpu_pages++;
+	pages = kvmalloc_array(n, sizeof(*pages), GFP_KERNEL);
+	if (!pages)
+		return -ENOMEM;
+	ret = uvm_block_alloc_pages(block->mgd, nid, pages, n);
+	if (!ret) {
+		for_each_set_bit(i, mask, UVM_BLOCK_PAGES)
+			block->cpu_pages[i] = pages[k++];
+		block->nr_cpu_pages += n;
 	}
-	return 0;
+	kvfree(pages);
+	return ret;
 }
 
 /* Undo block_alloc_host_pages() (the pages were never mapped). */
@@ -370,8 +394,31 @@ static struct uvm_block_dev *block_dev_source(struct uvm_va_block *block,
 }
 
 /*
+ * Zap the CPU PTEs of the host pages of @mask. Pages the CPU may map
+ * (cpu_mapped) are locked across the zap: a fault may have returned one and
+ * not yet installed its PTE. Every fault sets cpu_mapped under the block
+ * lock before it hands a page out, and only this (locked) zap clears it,
+ * so a page whose bit is clear has no PTE and no fault in flight.
+ */
+static void block_zap_host(struct uvm_va_block *block,
+			   const unsigned long *mask)
+{
+	DECLARE_BITMAP(mapped, UVM_BLOCK_PAGES);
+	unsigned int i;
+
+	bitmap_and(mapped, mask, block->cpu_mapped, UVM_BLOCK_PAGES);
+	for_each_set_bit(i, mapped, UVM_BLOCK_PAGES)
+		if (block->cpu_pages[i])
+			lock_page(block->cpu_pages[i]);
+	block_zap_cpu_mask(block, mapped);
+	for_each_set_bit(i, mapped, UVM_BLOCK_PAGES)
+		if (block->cpu_pages[i])
+			unlock_page(block->cpu_pages[i]);
+}
+
+/*
  * Drop the host copies of @mask (other copies exist or the data is being
- * discarded): lock them, zap the CPU PTEs, free.
+ * discarded): zap the CPU PTEs, free.
  */
 void uvm_block_drop_host_locked(struct uvm_va_block *block,
 				const unsigned long *mask)
@@ -379,14 +426,10 @@ void uvm_block_drop_host_locked(struct uvm_va_block *block,
 	unsigned int i;
 
 	lockdep_assert_held(&block->lock);
-	for_each_set_bit(i, mask, UVM_BLOCK_PAGES)
-		if (block->cpu_pages[i])
-			lock_page(block->cpu_pages[i]);
-	block_zap_cpu_mask(block, mask);
+	block_zap_host(block, mask);
 	for_each_set_bit(i, mask, UVM_BLOCK_PAGES) {
 		if (!block->cpu_pages[i])
 			continue;
-		unlock_page(block->cpu_pages[i]);
 		uvm_block_put_page(block->cpu_pages[i]);
 		block->cpu_pages[i] = NULL;
 		block->nr_cpu_pages--;
@@ -436,12 +479,15 @@ static int block_fill_dev(struct uvm_va_block *block, struct uvm_block_dev *bd,
 	DECLARE_BITMAP(run, UVM_BLOCK_PAGES);
 	struct uvm_block_dev *src;
 	unsigned int i;
+	u64 t0;
 	int ret;
 
 	while ((src = block_dev_source(block, bd->udev->id, todo, run))) {
+		t0 = ktime_get_ns();
 		ret = block_copy_peer(bd, src, run);
 		if (ret)
 			return ret;
+		delta->d2d_ns += ktime_get_ns() - t0;
 		delta->d2d += bitmap_weight(run, UVM_BLOCK_PAGES);
 		bitmap_andnot(todo, todo, run, UVM_BLOCK_PAGES);
 	}
@@ -449,9 +495,11 @@ static int block_fill_dev(struct uvm_va_block *block, struct uvm_block_dev *bd,
 	for_each_set_bit(i, todo, UVM_BLOCK_PAGES)
 		if (block->cpu_pages[i])
 			set_bit(i, run);
+	t0 = ktime_get_ns();
 	ret = block_copy_host_to_dev(block, bd, run);
 	if (ret)
 		return ret;
+	delta->h2d_ns = ktime_get_ns() - t0;
 	delta->h2d += bitmap_weight(run, UVM_BLOCK_PAGES);
 	bitmap_andnot(todo, todo, run, UVM_BLOCK_PAGES);
 	/* Left: unpopulated pages, populated (zeroed) here. */
@@ -496,7 +544,7 @@ int uvm_block_to_dev_locked(struct uvm_va_block *block,
 	/* Write-protect the host copies that stay as duplicates. */
 	bitmap_and(move, todo, dup, UVM_BLOCK_PAGES);
 	bitmap_and(move, move, block->cpu_writable, UVM_BLOCK_PAGES);
-	block_zap_cpu_mask(block, move);
+	block_zap_host(block, move);
 
 	ret = block_fill_dev(block, bd, todo, &delta);
 	if (ret) {
@@ -512,7 +560,7 @@ int uvm_block_to_dev_locked(struct uvm_va_block *block,
 	bitmap_andnot(move, mask, dup, UVM_BLOCK_PAGES);
 	block_drop_devs_except(block, udev->id, move);
 	uvm_block_drop_host_locked(block, move);
-	block_count_moves(block, &delta, UVM_TRACE_HOST, udev->id);
+	block_count_moves(block, &delta, NULL, udev);
 out_touch:
 	uvm_lru_touch(block->dev[udev->id]);
 	return 0;
@@ -540,6 +588,7 @@ int uvm_block_to_host_locked(struct uvm_va_block *block, int nid,
 	struct uvm_counters_delta delta = { };
 	struct uvm_block_dev *src;
 	unsigned int i;
+	u64 t0;
 	int ret;
 
 	lockdep_assert_held(&block->lock);
@@ -550,20 +599,22 @@ int uvm_block_to_host_locked(struct uvm_va_block *block, int nid,
 
 	while ((src = block_dev_source(block, UVM_MAX_DEVICES, todo, run))) {
 		ret = block_alloc_host_pages(block, run, nid);
+		t0 = ktime_get_ns();
 		if (!ret)
 			ret = block_copy_dev_to_host(block, src, run);
 		if (ret) {
 			block_free_host_pages(block, run);
 			return ret;
 		}
-		delta.d2h += bitmap_weight(run, UVM_BLOCK_PAGES);
-		delta.from = src->udev->id;
+		/* Counted per source device, so one event per source. */
+		delta.d2h_ns = ktime_get_ns() - t0;
+		delta.d2h = bitmap_weight(run, UVM_BLOCK_PAGES);
+		block_count_moves(block, &delta, src->udev, NULL);
 		bitmap_andnot(todo, todo, run, UVM_BLOCK_PAGES);
 	}
 	/* Moved (not duplicated) pages: drop the device copies. */
 	bitmap_andnot(run, mask, dup, UVM_BLOCK_PAGES);
 	block_drop_devs_except(block, UVM_MAX_DEVICES, run);
-	block_count_moves(block, &delta, delta.from, UVM_TRACE_HOST);
 	return uvm_block_populate_mask_locked(block, mask, nid);
 }
 
@@ -619,7 +670,7 @@ int uvm_block_map_dev_locked(struct uvm_va_block *block,
 /**
  * uvm_block_evict_dev_locked() - move everything off @d's chunk.
  * @block: the block; caller holds @block->lock.
- * @d: device id.
+ * @d: device id; the caller holds a reference on the device.
  *
  * Pages only on the device go to host memory (the device's node), the
  * others just lose the device copy; the chunk is freed.
@@ -631,26 +682,30 @@ s64 uvm_block_evict_dev_locked(struct uvm_va_block *block, unsigned int d)
 	struct uvm_block_dev *bd = block->dev[d];
 	DECLARE_BITMAP(only, UVM_BLOCK_PAGES);
 	DECLARE_BITMAP(none, UVM_BLOCK_PAGES);
+	u64 t0 = ktime_get_ns();
+	struct uvm_device *udev;
 	unsigned int i, pages;
 	int ret;
 
 	lockdep_assert_held(&block->lock);
 	if (!bd || !bd->chunk)
 		return 0;
+	udev = bd->udev;	/* the caller's reference outlives @bd */
 	pages = bitmap_weight(bd->resident, UVM_BLOCK_PAGES);
 	bitmap_zero(none, UVM_BLOCK_PAGES);
 	bitmap_zero(only, UVM_BLOCK_PAGES);
 	for_each_set_bit(i, bd->resident, UVM_BLOCK_PAGES)
 		if (!block->cpu_pages[i])
 			set_bit(i, only);
-	ret = uvm_block_to_host_locked(block, bd->udev->numa_node, only, none);
+	ret = uvm_block_to_host_locked(block, udev->numa_node, only, none);
 	if (ret)
 		return ret;
 	if (block->dev[d])	/* what is left is duplicated elsewhere */
 		uvm_block_drop_dev_locked(block, d, block->dev[d]->resident);
-	uvm_count(block->mgd, UVM_STAT_EVICTIONS, 1);
-	uvm_count(block->mgd, UVM_STAT_EVICTED_BYTES, (u64)pages << PAGE_SHIFT);
-	trace_uvm_evict(block->start, pages, d);
+	uvm_count_dev(block->mgd, udev, UVM_STAT_EVICTIONS, 1);
+	uvm_count_dev(block->mgd, udev, UVM_STAT_EVICTED_BYTES,
+		      (u64)pages << PAGE_SHIFT);
+	trace_uvm_evict(block->start, pages, d, ktime_get_ns() - t0);
 	return UVM_BLOCK_SIZE;
 }
 

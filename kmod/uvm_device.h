@@ -12,6 +12,7 @@
 #include <drm/drm_drv.h>
 
 #include "uvm_backend.h"
+#include "uvm_managed.h"
 #include "uvm_mem.h"
 
 struct uvm_device_info;
@@ -33,6 +34,8 @@ struct uvm_device_info;
  * @lru: struct uvm_block_dev that hold a chunk of this device's memory for
  *	managed data, least recently used first (uvm_evict.c).
  * @dying: set when unregistering: no new managed chunks, all are evicted.
+ * @counters: events that concern this device (uvm_count_dev()); which
+ *	counters are kept per device is listed in docs/observability.md.
  *
  * Immutable after uvm_device_register() except where a member says so.
  * Per-device managed-memory state (residency bitmaps, page tables, fault
@@ -48,7 +51,20 @@ struct uvm_device {
 	spinlock_t lru_lock;	/* Protects lru and dying */
 	struct list_head lru;
 	bool dying;
+	struct uvm_counters counters;
 };
+
+/*
+ * uvm_count_dev() - uvm_count(), and count it on @udev too. Any context; the
+ * caller holds a reference on @udev.
+ */
+static inline void uvm_count_dev(struct uvm_managed *mgd,
+				 struct uvm_device *udev, unsigned int stat,
+				 u64 n)
+{
+	uvm_count(mgd, stat, n);
+	atomic64_add(n, &udev->counters.v[stat]);
+}
 
 static inline struct uvm_device *to_uvm_device(struct drm_device *drm)
 {

@@ -23,6 +23,7 @@
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
+#include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 
 #include "uvm_device.h"
@@ -169,6 +170,7 @@ static int access_service(struct access_ctx *c)
 {
 	unsigned int k, n = 0, from;
 	int ret = 0;
+	u64 t0;
 
 	if (!c->nfaults)
 		return 0;
@@ -180,12 +182,12 @@ static int access_service(struct access_ctx *c)
 		else
 			c->fault_va[n++] = c->fault_va[k];
 	}
-	uvm_count(c->mgd, UVM_STAT_DEVICE_FAULTS, c->nfaults);
-	uvm_count(c->mgd, UVM_STAT_FAULT_BATCHES, 1);
-	uvm_count(c->mgd, UVM_STAT_FAULT_BATCH_PAGES, n);
-	trace_uvm_device_fault_batch(c->udev->id, c->nfaults, n);
+	uvm_count_dev(c->mgd, c->udev, UVM_STAT_DEVICE_FAULTS, c->nfaults);
+	uvm_count_dev(c->mgd, c->udev, UVM_STAT_FAULT_BATCHES, 1);
+	uvm_count_dev(c->mgd, c->udev, UVM_STAT_FAULT_BATCH_PAGES, n);
 	c->faults_total += c->nfaults;
 
+	t0 = ktime_get_ns();
 	for (from = 0, k = 1; k <= n && !ret; k++) {
 		if (k < n && (c->fault_va[k] >> UVM_BLOCK_SHIFT) ==
 			     (c->fault_va[from] >> UVM_BLOCK_SHIFT))
@@ -193,6 +195,8 @@ static int access_service(struct access_ctx *c)
 		ret = access_service_block(c, from, k);
 		from = k;
 	}
+	trace_uvm_device_fault_batch(c->udev->id, c->nfaults, n,
+				     ktime_get_ns() - t0);
 	return ret;
 }
 
@@ -217,7 +221,7 @@ static int access_refault_locked(struct access_ctx *c,
 	}
 	if (!n)
 		return 0;
-	uvm_count(c->mgd, UVM_STAT_DEVICE_FAULTS, n);
+	uvm_count_dev(c->mgd, c->udev, UVM_STAT_DEVICE_FAULTS, n);
 	c->faults_total += n;
 	return uvm_block_service_faults_locked(block, c->udev, faults, wr);
 }

@@ -124,8 +124,8 @@ static int fault_map_remote(struct uvm_va_block *block, struct uvm_device *udev,
 		if (ret)
 			return ret;
 	}
-	uvm_count(block->mgd, UVM_STAT_REMOTE_MAPS,
-		  bitmap_weight(mask, UVM_BLOCK_PAGES));
+	uvm_count_dev(block->mgd, udev, UVM_STAT_REMOTE_MAPS,
+		      bitmap_weight(mask, UVM_BLOCK_PAGES));
 	return 0;
 }
 
@@ -174,7 +174,7 @@ static int fault_dup(struct uvm_va_block *block, struct uvm_device *udev,
 	}
 	if (ret)
 		return ret;
-	uvm_count(block->mgd, UVM_STAT_READ_DUP_COPIES, new);
+	uvm_count_dev(block->mgd, udev, UVM_STAT_READ_DUP_COPIES, new);
 	return uvm_block_map_dev_locked(block, udev, mask, udev->id, false);
 }
 

@@ -10,6 +10,7 @@
 #include "uvm_drv.h"
 #include "uvm_emu.h"
 #include "uvm_pci.h"
+#include "uvm_sysfs.h"
 #include "uvm_va_space.h"
 
 /**
@@ -30,10 +31,14 @@
  * Lock order, outermost first (docs/locking.md has the reasons):
  *
  * 1. mmap_lock of the VA space's mm (taken by the core for faults/mmap).
- * 2. uvm_va_space.lock (rw_semaphore): test allocations now, managed ranges
- *    later. Never held across copy_{to,from}_user.
- * 3. per-block locks of managed memory (added with managed memory).
- * 4. uvm_mem_pool.lock (mutex, per device): the buddy allocator.
+ * 2. uvm_va_space.lock (test allocations) and uvm_managed.lock (policies
+ *    and the set of blocks), rw_semaphores. Never held across
+ *    copy_{to,from}_user.
+ * 3. uvm_va_block.lock (mutex, per 2 MiB block); then the page lock of a
+ *    host page being replaced, i_mmap_rwsem and PTE locks (core). Block
+ *    locks never nest except by trylock (eviction).
+ * 4. uvm_device.lru_lock (spinlock) or uvm_mem_pool.lock (mutex), per
+ *    device.
  * 5. the device registry's xa_lock (spinlock): nothing nests inside.
  *
  * drm_dev_enter()/drm_dev_exit() is an SRCU read section, not a lock: it
@@ -109,9 +114,12 @@ static int __init uvm_init(void)
 	if (ret)
 		return ret;
 
-	ret = uvm_va_space_init();
+	ret = uvm_sysfs_init();
 	if (ret)
 		return ret;
+	ret = uvm_va_space_init();
+	if (ret)
+		goto err_sysfs_exit;
 	ret = uvm_pci_init();
 	if (ret)
 		goto err_va_space_exit;
@@ -127,6 +135,8 @@ err_pci_exit:
 	uvm_pci_exit();
 err_va_space_exit:
 	uvm_va_space_exit();
+err_sysfs_exit:
+	uvm_sysfs_exit();
 	uvm_check_leaks();
 	return ret;
 }
@@ -136,6 +146,7 @@ static void __exit uvm_exit(void)
 	uvm_emu_exit();
 	uvm_pci_exit();
 	uvm_va_space_exit();
+	uvm_sysfs_exit();
 	uvm_check_leaks();
 	pr_info("uvm: unloaded\n");
 }

@@ -139,7 +139,7 @@ int uvm_evict_alloc_chunk(struct uvm_block_dev *bd)
 	lockdep_assert_held(&bd->block->lock);
 	for (tries = 0; ; tries++) {
 		mem = uvm_mem_alloc(udev, UVM_BLOCK_SIZE, UVM_BLOCK_SIZE,
-				    UVM_MEM_CONTIGUOUS);
+				    UVM_MEM_CONTIGUOUS | UVM_MEM_UNCLEARED);
 		if (!IS_ERR(mem))
 			break;
 		if (PTR_ERR(mem) != -ENOSPC || tries >= UVM_EVICT_RETRIES)

@@ -22,6 +22,7 @@
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/pagemap.h>
+#include <linux/timekeeping.h>
 #include <linux/topology.h>
 
 #include "uvm_compat.h"
@@ -263,6 +264,7 @@ static vm_fault_t uvm_vm_fault(struct vm_fault *vmf)
 	const struct uvm_policy *pol;
 	struct uvm_va_block *block;
 	vm_fault_t ret = VM_FAULT_SIGBUS;
+	u64 t0 = ktime_get_ns();
 
 	down_read(&mgd->lock);
 	pol = uvm_policy_at(&mgd->policies, vmf->address);
@@ -277,7 +279,8 @@ static vm_fault_t uvm_vm_fault(struct vm_fault *vmf)
 		goto out_unlock;
 	trace_uvm_cpu_fault(vmf->address, !!(vmf->flags & FAULT_FLAG_WRITE),
 			    ret == VM_FAULT_LOCKED ? page_to_nid(vmf->page) :
-						     NUMA_NO_NODE);
+						     NUMA_NO_NODE,
+			    ktime_get_ns() - t0);
 out_unlock:
 	up_read(&mgd->lock);
 	return ret;
@@ -315,6 +318,7 @@ static vm_fault_t uvm_vm_page_mkwrite(struct vm_fault *vmf)
 	if (block->cpu_pages[idx] == vmf->page ||
 	    test_bit(idx, block->cpu_maps_dev)) {
 		block_collapse_to_cpu(block, idx);
+		set_bit(idx, block->cpu_mapped);
 		set_bit(idx, block->cpu_writable);
 		lock_page(vmf->page);
 		ret = VM_FAULT_LOCKED;

@@ -205,6 +205,8 @@ void uvm_managed_punch(struct uvm_managed *mgd, unsigned long start,
 #define UVM_ALLOC_THISNODE	BIT(1)
 struct page *uvm_block_alloc_page(struct uvm_managed *mgd, int nid,
 				  unsigned int flags);
+int uvm_block_alloc_pages(struct uvm_managed *mgd, int nid,
+			  struct page **pages, unsigned int n);
 
 /* uvm_fault.c: CPU faults. */
 extern const struct vm_operations_struct uvm_vm_ops;

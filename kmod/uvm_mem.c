@@ -114,7 +114,7 @@ static int uvm_mem_alloc_blocks(struct uvm_mem *mem, u64 min_block)
 }
 
 /**
- * uvm_mem_alloc - allocate zeroed device memory.
+ * uvm_mem_alloc - allocate zeroed device memory (unless UVM_MEM_UNCLEARED).
  * @udev: device (a reference held by the caller).
  * @size: bytes; rounded up to PAGE_SIZE.
  * @min_block: smallest block (power of two >= PAGE_SIZE; 0 for PAGE_SIZE).
@@ -129,7 +129,8 @@ struct uvm_mem *uvm_mem_alloc(struct uvm_device *udev, u64 size,
 	struct uvm_mem *mem;
 	int ret;
 
-	if (!size || size > U64_MAX - PAGE_SIZE || flags & ~UVM_MEM_CONTIGUOUS)
+	if (!size || size > U64_MAX - PAGE_SIZE ||
+	    flags & ~(UVM_MEM_CONTIGUOUS | UVM_MEM_UNCLEARED))
 		return ERR_PTR(-EINVAL);
 	min_block = max_t(u64, min_block, PAGE_SIZE);
 	if (!is_power_of_2(min_block))
@@ -146,7 +147,7 @@ struct uvm_mem *uvm_mem_alloc(struct uvm_device *udev, u64 size,
 	ret = uvm_mem_alloc_blocks(mem, min_block);
 	if (ret)
 		goto err_free_mem;
-	ret = uvm_mem_zero(mem);
+	ret = flags & UVM_MEM_UNCLEARED ? 0 : uvm_mem_zero(mem);
 	if (ret)
 		goto err_release_blocks;
 

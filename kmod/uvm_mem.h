@@ -27,6 +27,12 @@ struct uvm_mem_pool {
 
 /* uvm_mem_alloc() flags */
 #define UVM_MEM_CONTIGUOUS	BIT(0)	/* one physically contiguous range */
+/*
+ * Skip zeroing: only for callers that never expose a byte they have not
+ * written first (managed chunks: a page becomes resident only by a copy
+ * into it or by zeroing it, uvm_block_dev.c).
+ */
+#define UVM_MEM_UNCLEARED	BIT(1)
 
 /**
  * struct uvm_mem - one allocation of device memory.

@@ -3,17 +3,23 @@
  * DOC: Prefetch
  *
  * UVM_IOCTL_PREFETCH moves [addr, addr + length) to a location: pages with
- * no backing are populated there, populated pages migrate there (host node
- * to host node: allocate on the target with __GFP_THISNODE, zap the CPU
- * PTEs, copy, free the old page - a run of pages per pass). The requested
- * location is recorded as every page's last prefetch location before any
- * data moves, as CUDA reports the request, not its completion. A plain HOST
- * target leaves host-resident pages where they are and populates the rest
- * on the caller's node.
+ * no backing are populated there (zeroed), populated pages migrate there:
+ * host node to host node (allocate on the target with __GFP_THISNODE, zap
+ * the CPU PTEs, copy, free the old page - a run of pages per pass), host or
+ * another device to a device (one batched copy per block into the block's
+ * chunk, evicting other data when the device is full), device to host.
+ * Read-mostly pages get a copy at the destination and keep their others.
+ * The requested location is recorded as every page's last prefetch
+ * location before any data moves, as CUDA reports the request, not its
+ * completion. A plain HOST target leaves host-resident pages where they
+ * are and brings the rest to the caller's node.
  *
  * The VA space lock is taken for write to record the request, then
  * downgraded so faults proceed on other blocks while data moves block by
  * block. A fatal signal stops a long prefetch between blocks.
+ *
+ * UVM_IOCTL_DISCARD drops every copy of the pages wholly inside a range and
+ * optionally prefetches the range afterwards.
  */
 #include <linux/sched/signal.h>
 #include <linux/topology.h>
@@ -45,6 +51,31 @@ static void read_mostly_mask(struct uvm_managed *mgd, unsigned long addr,
 	}
 }
 
+/*
+ * Move to the device and map there: the destination gets a mapping (the
+ * read-only copies of read-mostly pages read-only), so the device's next
+ * access does not fault.
+ */
+static int prefetch_to_dev_locked(struct uvm_va_block *block,
+				  struct uvm_device *udev,
+				  const unsigned long *mask,
+				  const unsigned long *dup)
+{
+	DECLARE_BITMAP(rw, UVM_BLOCK_PAGES);
+	DECLARE_BITMAP(ro, UVM_BLOCK_PAGES);
+	int ret;
+
+	ret = uvm_block_to_dev_locked(block, udev, mask, dup);
+	if (ret)
+		return ret;
+	bitmap_andnot(rw, mask, dup, UVM_BLOCK_PAGES);
+	bitmap_and(ro, mask, dup, UVM_BLOCK_PAGES);
+	ret = uvm_block_map_dev_locked(block, udev, rw, udev->id, true);
+	if (!ret && !bitmap_empty(ro, UVM_BLOCK_PAGES))
+		ret = uvm_block_map_dev_locked(block, udev, ro, udev->id, false);
+	return ret;
+}
+
 static int prefetch_block(struct uvm_managed *mgd, unsigned long addr,
 			  unsigned long next, const struct uvm_loc *dst,
 			  struct uvm_device *udev)
@@ -65,7 +96,7 @@ static int prefetch_block(struct uvm_managed *mgd, unsigned long addr,
 
 	mutex_lock(&block->lock);
 	if (dst->type == UVM_LOC_DEVICE)
-		ret = uvm_block_to_dev_locked(block, udev, mask, dup);
+		ret = prefetch_to_dev_locked(block, udev, mask, dup);
 	else if (dst->type == UVM_LOC_HOST_NUMA)
 		ret = uvm_block_migrate_host_locked(block, first, last, dst->id,
 						    dup);

@@ -64,6 +64,35 @@ static struct uvm_pci_device *to_uvm_pci(struct uvm_device *udev)
 	return container_of(udev, struct uvm_pci_device, udev);
 }
 
+/*
+ * 64-bit MMIO copies: as fast as memcpy_toio() on write-combined memory on
+ * real hardware, and 2-3x faster under emulators, where memcpy_toio()'s
+ * string instructions are emulated byte-wise.
+ */
+static void bar_write(void __iomem *dst, const void *src, u64 n)
+{
+	u64 i, v;
+
+	for (i = 0; i + sizeof(u64) <= n; i += sizeof(u64)) {
+		memcpy(&v, src + i, sizeof(v));	/* @src may be unaligned */
+		writeq(v, dst + i);
+	}
+	for (; i < n; i++)
+		writeb(((const u8 *)src)[i], dst + i);
+}
+
+static void bar_read(void *dst, const void __iomem *src, u64 n)
+{
+	u64 i, v;
+
+	for (i = 0; i + sizeof(u64) <= n; i += sizeof(u64)) {
+		v = readq(src + i);
+		memcpy(dst + i, &v, sizeof(v));
+	}
+	for (; i < n; i++)
+		((u8 *)dst)[i] = readb(src + i);
+}
+
 static int uvm_pci_copy_to(struct uvm_device *udev,
 			   const struct uvm_copy_seg *segs, unsigned int nr)
 {
@@ -74,8 +103,8 @@ static int uvm_pci_copy_to(struct uvm_device *udev,
 	for (i = 0; i < nr; i++) {
 		for (done = 0; done < segs[i].size; done += n) {
 			n = min_t(u64, segs[i].size - done, UVM_PCI_STEP);
-			memcpy_toio(upci->bar_map + segs[i].dev_offset + done,
-				    segs[i].host + done, n);
+			bar_write(upci->bar_map + segs[i].dev_offset + done,
+				  segs[i].host + done, n);
 			cond_resched();
 		}
 	}
@@ -94,9 +123,8 @@ static int uvm_pci_copy_from(struct uvm_device *udev,
 	for (i = 0; i < nr; i++) {
 		for (done = 0; done < segs[i].size; done += n) {
 			n = min_t(u64, segs[i].size - done, UVM_PCI_STEP);
-			memcpy_fromio(segs[i].host + done,
-				      upci->bar_map + segs[i].dev_offset + done,
-				      n);
+			bar_read(segs[i].host + done,
+				 upci->bar_map + segs[i].dev_offset + done, n);
 			cond_resched();
 		}
 	}
@@ -114,6 +142,31 @@ static int uvm_pci_fill(struct uvm_device *udev, u64 offset, u64 size,
 		memset_io(upci->bar_map + offset + done, value, n);
 		cond_resched();
 	}
+	/* Drain the write-combining buffers, as after copy_to. */
+	wmb();
+	return 0;
+}
+
+/*
+ * BAR to BAR: the CPU reads the source BAR and writes the destination BAR
+ * directly, 64 bits at a time, no bounce through host memory. (A DMA
+ * engine, or PCIe peer-to-peer DMA where the platform routes it, would
+ * plug in here.)
+ */
+static int uvm_pci_copy_peer(struct uvm_device *dst, u64 dst_offset,
+			     struct uvm_device *src, u64 src_offset, u64 size)
+{
+	void __iomem *d = to_uvm_pci(dst)->bar_map + dst_offset;
+	void __iomem *s = to_uvm_pci(src)->bar_map + src_offset;
+	u64 done;
+
+	for (done = 0; done + sizeof(u64) <= size; done += sizeof(u64)) {
+		writeq(readq(s + done), d + done);
+		if (IS_ALIGNED(done + sizeof(u64), UVM_PCI_STEP))
+			cond_resched();
+	}
+	for (; done < size; done++)
+		writeb(readb(s + done), d + done);
 	/* Drain the write-combining buffers, as after copy_to. */
 	wmb();
 	return 0;
@@ -157,10 +210,11 @@ static void uvm_pci_fill_info(struct uvm_device *udev,
 static const struct uvm_backend_ops uvm_pci_ops = {
 	.name = "pci",
 	.backend = UVM_BACKEND_PCI_BAR,
-	.caps = UVM_DEVICE_CAP_CPU_MAPPABLE,
+	.caps = UVM_DEVICE_CAP_CPU_MAPPABLE | UVM_DEVICE_CAP_PEER_COPY,
 	.copy_to = uvm_pci_copy_to,
 	.copy_from = uvm_pci_copy_from,
 	.fill = uvm_pci_fill,
+	.copy_peer = uvm_pci_copy_peer,
 	.cpu_pfn = uvm_pci_cpu_pfn,
 	.bus_addr = uvm_pci_bus_addr,
 	.fill_info = uvm_pci_fill_info,

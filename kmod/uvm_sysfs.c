@@ -5,7 +5,10 @@
  * Per device, in a "uvm" directory of the bus device
  * (/sys/bus/{pci,platform}/devices/DEV/uvm/, also reachable as
  * /sys/class/drm/renderD<N>/device/uvm/): id, backend, mem_total, mem_free,
- * mem_used, numa_node.
+ * mem_used, numa_node, and stats: the device's counters (struct
+ * uvm_device.counters), one "name value" line each, for the counters kept
+ * per device (the uvm_stat_attrs[] entries marked so). One file rather than
+ * a stats/ directory: attribute groups are one level deep.
  *
  * Global counters (uvm_global_counters, UVM_STAT_*), in
  * /sys/module/uvm/stats/: one read-only file per counter holding its value,
@@ -74,33 +77,16 @@ static ssize_t numa_node_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(numa_node);
 
-static struct attribute *uvm_sysfs_attrs[] = {
-	&dev_attr_id.attr,
-	&dev_attr_backend.attr,
-	&dev_attr_mem_total.attr,
-	&dev_attr_mem_free.attr,
-	&dev_attr_mem_used.attr,
-	&dev_attr_numa_node.attr,
-	NULL
-};
-
-static const struct attribute_group uvm_sysfs_group = {
-	.name = "uvm",
-	.attrs = uvm_sysfs_attrs,
-};
-
-const struct attribute_group *uvm_sysfs_groups[] = {
-	&uvm_sysfs_group,
-	NULL
-};
-
 /*
- * Global counters. A counter appended to UVM_STAT_* without a line here is
- * still listed in "all" (as counter_<index>) but gets no file of its own.
+ * Counter names, the one table for the global files and the devices'
+ * "stats". A counter appended to UVM_STAT_* without a line here is still
+ * listed in "all" (as counter_<index>) but gets no file of its own and is
+ * not shown per device. @dev: also counted per device (uvm_count_dev()).
  */
 struct uvm_stat_attr {
 	struct kobj_attribute attr;
 	unsigned int idx;
+	bool dev;
 };
 
 static ssize_t uvm_stat_show(struct kobject *kobj, struct kobj_attribute *attr,
@@ -114,6 +100,9 @@ static ssize_t uvm_stat_show(struct kobject *kobj, struct kobj_attribute *attr,
 
 #define UVM_STAT_ATTR(_name, _idx) \
 	{ .attr = __ATTR(_name, 0444, uvm_stat_show, NULL), .idx = (_idx) }
+#define UVM_STAT_DEV_ATTR(_name, _idx) \
+	{ .attr = __ATTR(_name, 0444, uvm_stat_show, NULL), .idx = (_idx), \
+	  .dev = true }
 
 static struct uvm_stat_attr uvm_stat_attrs[] = {
 	UVM_STAT_ATTR(cpu_faults, UVM_STAT_CPU_FAULTS),
@@ -124,24 +113,22 @@ static struct uvm_stat_attr uvm_stat_attrs[] = {
 	UVM_STAT_ATTR(migrate_h2h_bytes, UVM_STAT_MIGRATE_H2H_BYTES),
 	UVM_STAT_ATTR(advises, UVM_STAT_ADVISES),
 	UVM_STAT_ATTR(pages_freed, UVM_STAT_PAGES_FREED),
-#ifdef UVM_STAT_CPU_DEVICE_MAPS
-	UVM_STAT_ATTR(device_faults, UVM_STAT_DEVICE_FAULTS),
-	UVM_STAT_ATTR(fault_batches, UVM_STAT_FAULT_BATCHES),
-	UVM_STAT_ATTR(fault_batch_pages, UVM_STAT_FAULT_BATCH_PAGES),
-	UVM_STAT_ATTR(migrate_h2d_pages, UVM_STAT_MIGRATE_H2D_PAGES),
-	UVM_STAT_ATTR(migrate_h2d_bytes, UVM_STAT_MIGRATE_H2D_BYTES),
-	UVM_STAT_ATTR(migrate_d2h_pages, UVM_STAT_MIGRATE_D2H_PAGES),
-	UVM_STAT_ATTR(migrate_d2h_bytes, UVM_STAT_MIGRATE_D2H_BYTES),
-	UVM_STAT_ATTR(migrate_d2d_pages, UVM_STAT_MIGRATE_D2D_PAGES),
-	UVM_STAT_ATTR(migrate_d2d_bytes, UVM_STAT_MIGRATE_D2D_BYTES),
-	UVM_STAT_ATTR(evictions, UVM_STAT_EVICTIONS),
-	UVM_STAT_ATTR(evicted_bytes, UVM_STAT_EVICTED_BYTES),
-	UVM_STAT_ATTR(read_dup_copies, UVM_STAT_READ_DUP_COPIES),
+	UVM_STAT_DEV_ATTR(device_faults, UVM_STAT_DEVICE_FAULTS),
+	UVM_STAT_DEV_ATTR(fault_batches, UVM_STAT_FAULT_BATCHES),
+	UVM_STAT_DEV_ATTR(fault_batch_pages, UVM_STAT_FAULT_BATCH_PAGES),
+	UVM_STAT_DEV_ATTR(migrate_h2d_pages, UVM_STAT_MIGRATE_H2D_PAGES),
+	UVM_STAT_DEV_ATTR(migrate_h2d_bytes, UVM_STAT_MIGRATE_H2D_BYTES),
+	UVM_STAT_DEV_ATTR(migrate_d2h_pages, UVM_STAT_MIGRATE_D2H_PAGES),
+	UVM_STAT_DEV_ATTR(migrate_d2h_bytes, UVM_STAT_MIGRATE_D2H_BYTES),
+	UVM_STAT_DEV_ATTR(migrate_d2d_pages, UVM_STAT_MIGRATE_D2D_PAGES),
+	UVM_STAT_DEV_ATTR(migrate_d2d_bytes, UVM_STAT_MIGRATE_D2D_BYTES),
+	UVM_STAT_DEV_ATTR(evictions, UVM_STAT_EVICTIONS),
+	UVM_STAT_DEV_ATTR(evicted_bytes, UVM_STAT_EVICTED_BYTES),
+	UVM_STAT_DEV_ATTR(read_dup_copies, UVM_STAT_READ_DUP_COPIES),
 	UVM_STAT_ATTR(read_dup_collapses, UVM_STAT_READ_DUP_COLLAPSES),
-	UVM_STAT_ATTR(remote_maps, UVM_STAT_REMOTE_MAPS),
+	UVM_STAT_DEV_ATTR(remote_maps, UVM_STAT_REMOTE_MAPS),
 	UVM_STAT_ATTR(discarded_pages, UVM_STAT_DISCARDED_PAGES),
 	UVM_STAT_ATTR(cpu_device_maps, UVM_STAT_CPU_DEVICE_MAPS),
-#endif
 };
 
 static const char *uvm_stat_name(unsigned int idx)
@@ -174,6 +161,44 @@ static ssize_t all_show(struct kobject *kobj, struct kobj_attribute *attr,
 }
 
 static struct kobj_attribute uvm_stat_all_attr = __ATTR_RO(all);
+
+static ssize_t stats_show(struct device *dev, struct device_attribute *attr,
+			  char *buf)
+{
+	struct uvm_counters *c = &uvm_sysfs_udev(dev)->counters;
+	const struct uvm_stat_attr *sa;
+	int len = 0;
+
+	for (sa = uvm_stat_attrs; sa < uvm_stat_attrs + ARRAY_SIZE(uvm_stat_attrs);
+	     sa++)
+		if (sa->dev)
+			len += sysfs_emit_at(buf, len, "%s %lld\n",
+					     sa->attr.attr.name,
+					     atomic64_read(&c->v[sa->idx]));
+	return len;
+}
+static DEVICE_ATTR_RO(stats);
+
+static struct attribute *uvm_sysfs_attrs[] = {
+	&dev_attr_id.attr,
+	&dev_attr_backend.attr,
+	&dev_attr_mem_total.attr,
+	&dev_attr_mem_free.attr,
+	&dev_attr_mem_used.attr,
+	&dev_attr_numa_node.attr,
+	&dev_attr_stats.attr,
+	NULL
+};
+
+static const struct attribute_group uvm_sysfs_group = {
+	.name = "uvm",
+	.attrs = uvm_sysfs_attrs,
+};
+
+const struct attribute_group *uvm_sysfs_groups[] = {
+	&uvm_sysfs_group,
+	NULL
+};
 
 static struct attribute *uvm_stats_attrs[ARRAY_SIZE(uvm_stat_attrs) + 2];
 

@@ -17,7 +17,7 @@
 #include <limits.h>
 #include <stdio.h>
 
-#include "uvm_internal.h"
+#include "cuda_memory.h"
 
 #define UVM_CUDA_VERSION	13000	/* CUDA 13.0, what these headers describe */
 #define UVM_CC_MAJOR		9
@@ -120,7 +120,7 @@ static void uvm_fill_props(const struct uvm_device *dev, struct cudaDeviceProp *
 	p->hostNativeAtomicSupported = 0;
 	p->canUseHostPointerForRegisteredMem = 1;
 	p->hostRegisterSupported = 1;
-	p->hostRegisterReadOnlySupported = 0;
+	p->hostRegisterReadOnlySupported = 1;
 	p->memoryPoolsSupported = 0;
 	p->sparseCudaArraySupported = 0;
 	p->deferredMappingCudaArraySupported = 0;
@@ -130,6 +130,11 @@ static void uvm_fill_props(const struct uvm_device *dev, struct cudaDeviceProp *
 	p->hostNumaId = i->numa_node;
 	p->gpuPciDeviceID = ((unsigned int)i->pci_device << 16) | i->pci_vendor;
 	p->gpuPciSubsystemID = ((unsigned int)i->pci_subdevice << 16) | i->pci_subvendor;
+}
+
+void uvm_cuda_props(int device, struct cudaDeviceProp *p)
+{
+	uvm_fill_props(uvm_cuda_device(device), p);
 }
 
 /* Attributes that are not a field of cudaDeviceProp. */

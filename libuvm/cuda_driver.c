@@ -12,12 +12,14 @@
  * (CU_DEVICE_CPU = host).
  */
 #include "cuda_managed.h"
+#include "cuda_memory.h"
 
 #undef cuMemAdvise
 #undef cuMemPrefetchAsync
 #undef cuMemPrefetchBatchAsync
 #undef cuMemDiscardBatchAsync
 #undef cuMemDiscardAndPrefetchBatchAsync
+#undef cuMemFree
 
 /* The legacy (CUDA 10) forms, exported under the plain names. */
 CUresult cuMemAdvise(CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUdevice device);
@@ -50,6 +52,8 @@ CUresult cuMemDiscardAndPrefetchBatchAsync_ptsz(CUdeviceptr *dptrs, size_t *size
 						size_t *prefetchLocIdxs, size_t numPrefetchLocs,
 						unsigned long long flags, CUstream hStream);
 
+CUresult cuMemFree_v2(CUdeviceptr dptr);
+
 _Static_assert(sizeof(CUmemLocation) == sizeof(struct cudaMemLocation), "location");
 _Static_assert(sizeof(CUdeviceptr) == sizeof(void *), "CUdeviceptr");
 
@@ -58,7 +62,7 @@ _Static_assert(sizeof(CUdeviceptr) == sizeof(void *), "CUdeviceptr");
  * is CUDA_ERROR_NOT_INITIALIZED (the driver could not be initialised),
  * no device CUDA_ERROR_NO_DEVICE.
  */
-static CUresult cu_status(cudaError_t e)
+CUresult uvm_cuda_to_cu(cudaError_t e)
 {
 	switch (e) {
 	case cudaSuccess:
@@ -86,10 +90,16 @@ static CUresult cu_status(cudaError_t e)
 		return CUDA_ERROR_NOT_READY;
 	case cudaErrorTimeout:
 		return CUDA_ERROR_TIMEOUT;
+	case cudaErrorHostMemoryAlreadyRegistered:
+		return CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
+	case cudaErrorHostMemoryNotRegistered:
+		return CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED;
 	default:
 		return CUDA_ERROR_UNKNOWN;
 	}
 }
+
+#define cu_status uvm_cuda_to_cu
 
 static struct cudaMemLocation loc_rt(CUmemLocation l)
 {
@@ -226,40 +236,56 @@ uvm_public CUresult cuMemRangeGetAttributes(void **data, size_t *dataSizes,
 #define PUT(type, val)	(*(type *)data = (type)(val))
 
 /*
- * One attribute of a managed pointer (@a) or, with @a NULL, the default a
- * non-CUDA pointer gets from cuPointerGetAttributes. Managed memory reports
- * MEMORY_TYPE DEVICE (what CUDA's driver reports; IS_MANAGED tells them
- * apart). "Boolean" results are written as unsigned int.
+ * One attribute of @ptr, classified in @c (type UNREGISTERED for a non-CUDA
+ * pointer). @tolerant (the plural call) writes zero/NULL defaults where the
+ * singular call fails with INVALID_VALUE: for non-CUDA pointers, the host
+ * pointer of device memory and the buffer id of registered memory (a
+ * registration is not an allocation). Managed memory reports MEMORY_TYPE
+ * DEVICE (what CUDA's driver reports; IS_MANAGED tells them apart).
+ * "Boolean" results are written as unsigned int.
  */
-static CUresult ptr_attr(CUpointer_attribute attr, const struct uvm_alloc *a, CUdeviceptr ptr,
-			 void *data)
+static CUresult ptr_attr(CUpointer_attribute attr, const struct uvm_cptr *c, CUdeviceptr ptr,
+			 void *data, bool tolerant)
 {
+	bool cuda = c->type != UVM_POINTER_UNREGISTERED;
+	bool host = c->type == UVM_POINTER_HOST_ALLOC || c->type == UVM_POINTER_HOST_REGISTERED;
+	bool has_host = cuda && c->type != UVM_POINTER_DEVICE;
+	bool has_id = cuda && c->type != UVM_POINTER_HOST_REGISTERED;
+
+	if (!cuda && !tolerant)
+		return CUDA_ERROR_INVALID_VALUE;
 	switch (attr) {
 	case CU_POINTER_ATTRIBUTE_MEMORY_TYPE:
-		PUT(unsigned int, a ? CU_MEMORYTYPE_DEVICE : 0);
+		PUT(unsigned int, !cuda ? 0 : host ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE);
 		break;
 	case CU_POINTER_ATTRIBUTE_DEVICE_POINTER:
-		PUT(CUdeviceptr, a ? ptr : 0);
+		PUT(CUdeviceptr, cuda ? ptr : 0);
 		break;
 	case CU_POINTER_ATTRIBUTE_HOST_POINTER:
-		PUT(void *, a ? (void *)ptr : NULL);
+		if (!has_host && !tolerant)
+			return CUDA_ERROR_INVALID_VALUE;
+		PUT(void *, has_host ? (void *)ptr : NULL);
 		break;
 	case CU_POINTER_ATTRIBUTE_BUFFER_ID:
-		PUT(unsigned long long, a ? a->buffer_id : 0);
+		if (!has_id && !tolerant)
+			return CUDA_ERROR_INVALID_VALUE;
+		PUT(unsigned long long, has_id ? c->buffer_id : 0);
 		break;
 	case CU_POINTER_ATTRIBUTE_IS_MANAGED:
+		PUT(unsigned int, c->type == UVM_POINTER_MANAGED);
+		break;
 	case CU_POINTER_ATTRIBUTE_MAPPED:
-	case CU_POINTER_ATTRIBUTE_SYNC_MEMOPS:	/* managed memory ops are synchronous */
-		PUT(unsigned int, a != NULL);
+	case CU_POINTER_ATTRIBUTE_SYNC_MEMOPS:	/* synchronous ops always synchronise */
+		PUT(unsigned int, cuda);
 		break;
 	case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL:
-		PUT(int, a ? a->device : cudaInvalidDeviceId);
+		PUT(int, cuda ? c->device : cudaInvalidDeviceId);
 		break;
 	case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR:
-		PUT(CUdeviceptr, a ? a->base : 0);
+		PUT(CUdeviceptr, c->base);
 		break;
 	case CU_POINTER_ATTRIBUTE_RANGE_SIZE:
-		PUT(size_t, a ? a->size : 0);
+		PUT(size_t, c->size);
 		break;
 	case CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE:
 	case CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE:
@@ -273,7 +299,7 @@ static CUresult ptr_attr(CUpointer_attribute attr, const struct uvm_alloc *a, CU
 		PUT(CUmemoryPool, NULL);	/* not from a pool */
 		break;
 	case CU_POINTER_ATTRIBUTE_CONTEXT:
-		if (a)
+		if (cuda)
 			return CUDA_ERROR_NOT_SUPPORTED;	/* no driver contexts */
 		PUT(CUcontext, NULL);
 		break;
@@ -293,21 +319,20 @@ static CUresult ptr_attr(CUpointer_attribute attr, const struct uvm_alloc *a, CU
 
 uvm_public CUresult cuPointerGetAttribute(void *data, CUpointer_attribute attribute, CUdeviceptr ptr)
 {
-	struct uvm_alloc a;
+	struct uvm_cptr c;
 	cudaError_t e = uvm_cuda_init();
 
 	if (e)
 		return cu_status(e);
-	if (!data || uvm_cm_lookup((const void *)ptr, &a))
+	if (!data || uvm_cuda_ptr((const void *)ptr, &c))
 		return CUDA_ERROR_INVALID_VALUE;
-	return ptr_attr(attribute, &a, ptr, data);
+	return ptr_attr(attribute, &c, ptr, data, false);
 }
 
 uvm_public CUresult cuPointerGetAttributes(unsigned int numAttributes, CUpointer_attribute *attributes,
 					   void **data, CUdeviceptr ptr)
 {
-	struct uvm_alloc a;
-	const struct uvm_alloc *pa;
+	struct uvm_cptr c;
 	cudaError_t e = uvm_cuda_init();
 	CUresult r = CUDA_SUCCESS;
 	unsigned int i;
@@ -320,8 +345,86 @@ uvm_public CUresult cuPointerGetAttributes(unsigned int numAttributes, CUpointer
 		if (!data[i])
 			return CUDA_ERROR_INVALID_VALUE;
 	}
-	pa = uvm_cm_lookup((const void *)ptr, &a) ? NULL : &a;
+	if (uvm_cuda_ptr((const void *)ptr, &c))
+		return CUDA_ERROR_INVALID_VALUE;
 	for (i = 0; i < numAttributes && r == CUDA_SUCCESS; i++)
-		r = ptr_attr(attributes[i], pa, ptr, data[i]);
+		r = ptr_attr(attributes[i], &c, ptr, data[i], true);
 	return r;
+}
+
+/*
+ * Only SYNC_MEMOPS is settable. Every synchronous memory operation of
+ * libuvm already completes before it returns, so 1 is in effect for all
+ * memory and setting it does what CUDA asks (nothing pending to wait for
+ * beyond the synchronous calls themselves). 0 would ask for relaxed
+ * synchronous operations, which libuvm does not have: NOT_SUPPORTED
+ * rather than pretending. Non-CUDA pointers: INVALID_VALUE.
+ */
+uvm_public CUresult cuPointerSetAttribute(const void *value, CUpointer_attribute attribute,
+					  CUdeviceptr ptr)
+{
+	struct uvm_cptr c;
+	cudaError_t e = uvm_cuda_init();
+
+	if (e)
+		return cu_status(e);
+	if (!value || attribute != CU_POINTER_ATTRIBUTE_SYNC_MEMOPS)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (uvm_cuda_ptr((const void *)ptr, &c) || c.type == UVM_POINTER_UNREGISTERED)
+		return CUDA_ERROR_INVALID_VALUE;
+	switch (*(const unsigned int *)value) {
+	case 1:
+		return CUDA_SUCCESS;
+	case 0:
+		return CUDA_ERROR_NOT_SUPPORTED;
+	default:
+		return CUDA_ERROR_INVALID_VALUE;
+	}
+}
+
+/* ---- allocations ------------------------------------------------------------ */
+
+/* The driver API has no "size 0 gives NULL" rule: size 0 is INVALID_VALUE. */
+uvm_public CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize, unsigned int flags)
+{
+	cudaError_t e = uvm_cuda_init();
+
+	if (e)
+		return cu_status(e);
+	if (!dptr)
+		return CUDA_ERROR_INVALID_VALUE;
+	return cu_status(uvm_cm_malloc_managed((void **)dptr, bytesize, flags));
+}
+
+uvm_public CUresult cuMemFree_v2(CUdeviceptr dptr)
+{
+	cudaError_t e = uvm_cuda_init();
+
+	if (e)
+		return cu_status(e);
+	if (!dptr)
+		return CUDA_ERROR_INVALID_VALUE;
+	return cu_status(uvm_cm_free((void *)dptr));
+}
+
+uvm_public CUresult cuMemHostAlloc(void **pp, size_t bytesize, unsigned int Flags)
+{
+	cudaError_t e = uvm_cuda_init();
+
+	if (e)
+		return cu_status(e);
+	if (!pp || !bytesize)
+		return CUDA_ERROR_INVALID_VALUE;
+	return cu_status(uvm_cm_host_alloc(pp, bytesize, Flags));
+}
+
+uvm_public CUresult cuMemFreeHost(void *p)
+{
+	cudaError_t e = uvm_cuda_init();
+
+	if (e)
+		return cu_status(e);
+	if (!p)
+		return CUDA_ERROR_INVALID_VALUE;
+	return cu_status(uvm_cm_free_host(p));
 }

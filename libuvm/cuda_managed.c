@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * cuda_managed.c - managed memory in the runtime API: cudaMallocManaged,
- * cudaFree, cudaMemAdvise, cudaMemPrefetch(Batch)Async, the discard
- * batches, cudaMemRangeGetAttribute(s), cudaPointerGetAttributes,
- * cudaStreamAttachMemAsync.
+ * cudaMemAdvise, cudaMemPrefetch(Batch)Async, the discard batches,
+ * cudaMemRangeGetAttribute(s), cudaStreamAttachMemAsync, and the managed
+ * half of cudaFree (cuda_memory.c dispatches).
  *
  * DOC: Prefetch
  *
@@ -21,11 +21,17 @@
  * them are recorded in the order they run, not the order they were asked.
  * cudaFree waits the same way for prefetches of the freed range.
  *
- * Device targets: the module returns -EOPNOTSUPP until device residency
- * lands. The library finds this out once, with a side-effect-free probe
- * (a zero-length prefetch to the device fails with -EOPNOTSUPP before the
- * range is looked at), and then rejects device targets in the caller with
- * cudaErrorNotSupported instead of failing later in the stream.
+ * Device targets go to the module like host targets (it has device
+ * residency); a device that runs out of memory evicts other managed data.
+ *
+ * Discard batches: UVM_IOCTL_DISCARD per range, run by the stream's worker
+ * like a prefetch batch (one stream item, no order inside). The module
+ * discards only the pages wholly inside each range (bytes the caller kept
+ * in a partial first/last page survive); discard-and-prefetch then
+ * prefetches the page-rounded range in the same ioctl
+ * (UVM_DISCARD_PREFETCH), so the destination is populated without copying
+ * the old contents. Those ranges are tracked like prefetches, so a query
+ * of the last prefetch location waits for them too.
  */
 #include <errno.h>
 #include <numa.h>
@@ -109,11 +115,14 @@ static void pf_drain(uintptr_t start, uintptr_t end)
 
 /* ---- prefetch work --------------------------------------------------------- */
 
+enum uvm_pf_kind { UVM_PF_PREFETCH, UVM_PF_DISCARD, UVM_PF_DISCARD_PREFETCH };
+
 struct uvm_pf_op {
 	struct uvm_pf_range range;	/* page-rounded, for pf_drain */
 	const void *ptr;
 	size_t len;
 	struct uvm_mem_location loc;
+	enum uvm_pf_kind kind;
 };
 
 struct uvm_prefetch_work {
@@ -131,7 +140,13 @@ static int prefetch_run(struct uvm_work *w)
 
 	/* Inside one batch there is no order; the first error wins. */
 	for (i = 0; i < pw->n; i++) {
-		r = uvm_prefetch(ctx, pw->ops[i].ptr, pw->ops[i].len, pw->ops[i].loc);
+		const struct uvm_pf_op *op = &pw->ops[i];
+
+		if (op->kind == UVM_PF_PREFETCH)
+			r = uvm_prefetch(ctx, op->ptr, op->len, op->loc);
+		else
+			r = uvm_discard(ctx, op->ptr, op->len,
+					op->kind == UVM_PF_DISCARD_PREFETCH ? &op->loc : NULL);
 		if (r && !ret)
 			ret = r;
 	}
@@ -193,22 +208,6 @@ static cudaError_t prefetch_submit(struct uvm_prefetch_work *pw, cudaStream_t st
 
 /* ---- validation ---------------------------------------------------------- */
 
-/* -1 unknown, 0 the module rejects device targets, 1 it takes them. */
-static atomic_int uvm_device_prefetch = -1;
-
-static bool device_prefetch_supported(int device)
-{
-	struct uvm_mem_location loc = { UVM_MEM_LOC_DEVICE, device };
-	int v = atomic_load(&uvm_device_prefetch);
-
-	if (v < 0) {
-		/* Zero length: fails before any range lookup, changes nothing. */
-		v = uvm_prefetch(uvm_cuda_context(), NULL, 0, loc) != -EOPNOTSUPP;
-		atomic_store(&uvm_device_prefetch, v);
-	}
-	return v;
-}
-
 static int current_numa_node(void)
 {
 	int cpu = sched_getcpu();
@@ -225,8 +224,6 @@ static cudaError_t prefetch_loc(struct cudaMemLocation in, struct uvm_mem_locati
 	case cudaMemLocationTypeDevice:
 		if (uvm_cuda_check_device(in.id))
 			return cudaErrorInvalidDevice;
-		if (!device_prefetch_supported(in.id))
-			return cudaErrorNotSupported;
 		*out = (struct uvm_mem_location){ UVM_MEM_LOC_DEVICE, in.id };
 		return cudaSuccess;
 	case cudaMemLocationTypeHost:
@@ -405,13 +402,13 @@ cudaError_t uvm_cm_prefetch_batch(void *const *dptrs, const size_t *sizes, size_
 	if (!l)
 		return cudaErrorMemoryAllocation;
 	e = batch_validate(dptrs, sizes, count, locs, idxs, nlocs, flags, stream, ptsz, l);
-	if (!e && discard)
-		e = cudaErrorNotSupported;	/* no discard in the module yet */
 	pw = e ? NULL : prefetch_work_alloc(count);
 	if (!e && !pw)
 		e = cudaErrorMemoryAllocation;
-	for (i = 0; !e && i < count; i++)
+	for (i = 0; !e && i < count; i++) {
 		pf_op_set(&pw->ops[i], dptrs[i], sizes[i], l[uvm_batch_loc_of(idxs, nlocs, i)]);
+		pw->ops[i].kind = discard ? UVM_PF_DISCARD_PREFETCH : UVM_PF_PREFETCH;
+	}
 	free(l);
 	return e ? e : prefetch_submit(pw, stream, ptsz);
 }
@@ -419,7 +416,9 @@ cudaError_t uvm_cm_prefetch_batch(void *const *dptrs, const size_t *sizes, size_
 cudaError_t uvm_cm_discard_batch(void *const *dptrs, const size_t *sizes, size_t count,
 				 unsigned long long flags, cudaStream_t stream, bool ptsz)
 {
+	struct uvm_prefetch_work *pw;
 	cudaError_t e = uvm_cuda_init();
+	size_t i;
 
 	if (e)
 		return e;
@@ -428,8 +427,17 @@ cudaError_t uvm_cm_discard_batch(void *const *dptrs, const size_t *sizes, size_t
 	e = batch_ranges_check(dptrs, sizes, count);
 	if (!e)
 		e = batch_stream_check(stream, ptsz);
-	/* Fully validated; the module cannot discard yet: never fake success. */
-	return e ? e : cudaErrorNotSupported;
+	if (e)
+		return e;
+	pw = prefetch_work_alloc(count);
+	if (!pw)
+		return cudaErrorMemoryAllocation;
+	for (i = 0; i < count; i++) {
+		pf_op_set(&pw->ops[i], dptrs[i], sizes[i],
+			  (struct uvm_mem_location){ UVM_MEM_LOC_NONE, 0 });
+		pw->ops[i].kind = UVM_PF_DISCARD;
+	}
+	return prefetch_submit(pw, stream, ptsz);
 }
 
 static bool attr_needs_drain(int attr)
@@ -472,7 +480,7 @@ cudaError_t uvm_cm_lookup(const void *ptr, struct uvm_alloc *a)
 
 /* ---- runtime entry points ------------------------------------------------ */
 
-static cudaError_t malloc_managed(void **devPtr, size_t size, unsigned int flags)
+cudaError_t uvm_cm_malloc_managed(void **devPtr, size_t size, unsigned int flags)
 {
 	cudaError_t e = uvm_cuda_init();
 
@@ -486,25 +494,18 @@ static cudaError_t malloc_managed(void **devPtr, size_t size, unsigned int flags
 
 uvm_public cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags)
 {
-	return uvm_cuda_set_error(malloc_managed(devPtr, size, flags));
+	return uvm_cuda_set_error(uvm_cm_malloc_managed(devPtr, size, flags));
 }
 
-static cudaError_t free_managed(void *devPtr)
+/* Caller checked that @devPtr is the base of a managed allocation. */
+cudaError_t uvm_cm_free_managed(void *devPtr)
 {
 	struct uvm_alloc a;
-	cudaError_t e = uvm_cuda_init();
 
-	if (e || !devPtr)
-		return e;
 	if (uvm_cm_lookup(devPtr, &a) || a.base != (uintptr_t)devPtr)
 		return cudaErrorInvalidValue;
 	pf_drain(a.base, a.base + a.map_size);
 	return uvm_errno_to_cuda(uvm_managed_free(uvm_cuda_context(), devPtr));
-}
-
-uvm_public cudaError_t cudaFree(void *devPtr)
-{
-	return uvm_cuda_set_error(free_managed(devPtr));
 }
 
 uvm_public cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvise advice,
@@ -600,36 +601,6 @@ uvm_public cudaError_t cudaMemRangeGetAttributes(void **data, size_t *dataSizes,
 	_Static_assert(sizeof(enum cudaMemRangeAttribute) == sizeof(int), "enum size");
 	return uvm_cuda_set_error(uvm_cm_range_attrs(data, dataSizes, (const int *)attributes,
 						     numAttributes, devPtr, count));
-}
-
-static cudaError_t pointer_attrs(struct cudaPointerAttributes *attr, const void *ptr)
-{
-	struct uvm_alloc a;
-	cudaError_t e = uvm_cuda_init();
-
-	if (e)
-		return e;
-	if (!attr || !ptr)
-		return cudaErrorInvalidValue;
-	memset(attr, 0, sizeof(*attr));
-	if (uvm_cm_lookup(ptr, &a)) {
-		/* Plain host memory (spec 2.6): not validated, no device alias. */
-		attr->type = cudaMemoryTypeUnregistered;
-		attr->device = cudaInvalidDeviceId;
-		attr->hostPointer = (void *)ptr;
-		return cudaSuccess;
-	}
-	attr->type = cudaMemoryTypeManaged;
-	attr->device = a.device;
-	attr->devicePointer = (void *)ptr;	/* every device has CMA: same address */
-	attr->hostPointer = (void *)ptr;
-	return cudaSuccess;
-}
-
-uvm_public cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes,
-						const void *ptr)
-{
-	return uvm_cuda_set_error(pointer_attrs(attributes, ptr));
 }
 
 /* ---- cudaStreamAttachMemAsync -------------------------------------------- */

@@ -39,6 +39,9 @@ cudaError_t uvm_cm_discard_batch(void *const *dptrs, const size_t *sizes, size_t
 				 unsigned long long flags, cudaStream_t stream, bool ptsz);
 cudaError_t uvm_cm_range_attrs(void **data, const size_t *sizes, const int *attrs, size_t n,
 			       const void *ptr, size_t count);
+/* The managed half of cudaFree (after the caller's checks). */
+cudaError_t uvm_cm_free_managed(void *devPtr);
+cudaError_t uvm_cm_malloc_managed(void **devPtr, size_t size, unsigned int flags);
 /* 0 and *a filled, or cudaErrorInvalidValue when @ptr is not managed. */
 cudaError_t uvm_cm_lookup(const void *ptr, struct uvm_alloc *a);
 

@@ -435,6 +435,54 @@ int uvm_stream_submit(struct CUstream_st *s, struct uvm_work *w)
 	return submit_ticket(s, w, &ticket);
 }
 
+/* Runs an item for a caller that waits for it: its result goes to the
+ * caller, never to the stream's error. */
+struct uvm_sync_work {
+	struct uvm_work base;
+	struct uvm_work *inner;
+	int *result;
+};
+
+static int sync_run(struct uvm_work *w)
+{
+	struct uvm_sync_work *sw = (struct uvm_sync_work *)w;
+
+	*sw->result = sw->inner->run(sw->inner);
+	return 0;
+}
+
+static void sync_release(struct uvm_work *w)
+{
+	struct uvm_sync_work *sw = (struct uvm_sync_work *)w;
+
+	sw->inner->release(sw->inner);
+	free(sw);
+}
+
+static void point_wait(struct CUstream_st *s, uint64_t ticket);
+
+int uvm_stream_submit_wait(struct CUstream_st *s, struct uvm_work *w)
+{
+	struct uvm_sync_work *sw = calloc(1, sizeof(*sw));
+	uint64_t ticket;
+	int result = 0, ret;
+
+	if (!sw) {
+		w->release(w);
+		return -ENOMEM;
+	}
+	sw->base.run = sync_run;
+	sw->base.release = sync_release;
+	sw->inner = w;
+	sw->result = &result;
+	ret = submit_ticket(s, &sw->base, &ticket);
+	if (ret)
+		return ret;
+	point_wait(s, ticket);
+	return result;
+}
+
+
 /* ---- synchronisation ----------------------------------------------------- */
 
 static int noop_run(struct uvm_work *w)
@@ -544,6 +592,34 @@ static int device_sync(int device)
 	}
 	free(v);
 	return err;
+}
+
+/* Everything queued so far on the streams of @device (-1: every device);
+ * their errors stay with them. */
+int uvm_streams_drain(int device)
+{
+	struct CUstream_st **v, *s;
+	size_t n = 0, cap = 0, i;
+
+	pthread_mutex_lock(&uvm_sched_lock);
+	for (s = uvm_streams; s; s = s->next)
+		cap++;
+	v = calloc(cap ? cap : 1, sizeof(*v));
+	for (s = uvm_streams; v && s; s = s->next) {
+		if (device < 0 || s->device == device) {
+			stream_ref(s);
+			v[n++] = s;
+		}
+	}
+	pthread_mutex_unlock(&uvm_sched_lock);
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		point_wait(v[i], stream_submitted(v[i]));
+		uvm_stream_put(v[i]);
+	}
+	free(v);
+	return 0;
 }
 
 /* ---- events -------------------------------------------------------------- */
@@ -993,4 +1069,9 @@ uvm_public cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEv
 	if (b)
 		event_put(b);
 	return ret_status(err);
+}
+
+int uvm_stream_device(const struct CUstream_st *s)
+{
+	return s->device;
 }

@@ -35,4 +35,19 @@ bool uvm_stream_is_legacy(const struct CUstream_st *s);
  */
 int uvm_stream_submit(struct CUstream_st *s, struct uvm_work *w);
 
+/*
+ * Queue @w on @s in stream order and wait until it has run; returns its
+ * result (0 or -errno), which does not become the stream's async error.
+ * Takes ownership of @w.
+ */
+int uvm_stream_submit_wait(struct CUstream_st *s, struct uvm_work *w);
+
+/* Wait for everything queued so far on the streams of @device (-1: all
+ * devices), e.g. before memory that queued work may use is freed. Errors
+ * stay with their streams. 0 or -ENOMEM. */
+int uvm_streams_drain(int device);
+
+/* Device of a stream (the device current when it was created). */
+int uvm_stream_device(const struct CUstream_st *s);
+
 #endif /* UVM_CUDA_STREAM_H */

@@ -32,9 +32,16 @@ _Static_assert(UVM_PAGE_INFO_READ_DUPLICATED == UVM_PAGE_READ_DUPLICATED, "page 
 _Static_assert(UVM_MEM_LOC_HOST_NUMA_CURRENT == UVM_LOC_HOST_NUMA_CURRENT, "loc");
 _Static_assert(UVM_MEM_ADVISE_UNSET_ACCESSED_BY == UVM_ADVISE_UNSET_ACCESSED_BY, "advice");
 _Static_assert(UVM_COUNTER_PAGES_FREED == UVM_STAT_PAGES_FREED, "counters");
+_Static_assert(UVM_COUNTER_DISCARDED_PAGES == UVM_STAT_DISCARDED_PAGES, "counters");
+_Static_assert(UVM_COUNTER_CPU_DEVICE_MAPS == UVM_STAT_CPU_DEVICE_MAPS, "counters");
 _Static_assert(UVM_STATS_SCOPE_GLOBAL == UVM_STATS_GLOBAL, "scope");
 
-/* Buffer ids are process-wide, start at 1 and are never reused. */
+/*
+ * Buffer ids are process-wide, start at 1 and are never reused. Bit 63 is
+ * set so they never collide with the module's ids of device and pinned
+ * allocations (which count up from 1 per module lifetime).
+ */
+#define UVM_MANAGED_BUFFER_ID_BIT	(1ULL << 63)
 static atomic_uint_fast64_t uvm_next_buffer_id = 1;
 
 size_t uvm_page_size(void)
@@ -164,7 +171,7 @@ int uvm_managed_alloc_dev(struct uvm_context *ctx, size_t size, uint32_t flags,
 		return ret;
 	a.base = (uintptr_t)p;
 	a.attach = a.flags;
-	a.buffer_id = atomic_fetch_add(&uvm_next_buffer_id, 1);
+	a.buffer_id = UVM_MANAGED_BUFFER_ID_BIT | atomic_fetch_add(&uvm_next_buffer_id, 1);
 	ret = alloc_insert(&ctx->allocs, &a);
 	if (ret) {
 		munmap(p, a.map_size);

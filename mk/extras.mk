@@ -59,7 +59,9 @@ $(BUILD)/tests/%: $(TOP)/tools/tests/%.vm $(TOOLS_BINS) $(EX_BINS) $(BENCH_BINS)
 	@mkdir -p $(@D)
 	install -m 755 $< $@
 
-bench: benches tools
+# A benchmark that does not build is reported and left out, not fatal.
+bench: tools
+	@$(MAKE) --no-print-directory -k benches || echo "bench: some benchmarks did not build (left out)" >&2
 	@$(TOP)/scripts/bench
 
 demo: tools examples

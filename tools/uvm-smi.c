@@ -6,9 +6,9 @@
  *   uvm-smi watch [SECONDS]          same as -l SECONDS (default 1)
  *
  * Prints the module, its devices (backend, PCI id and address, BAR, memory
- * used/total, NUMA node, render node), the processes that have /dev/uvm or
- * a uvm render node open with their managed memory, and the global
- * counters. In loop mode each report also shows the counters' rates since
+ * used/total, NUMA node, render node), each device's counters, the
+ * processes that have /dev/uvm or a uvm render node open with their managed
+ * memory, and the global counters. In loop mode each report also shows the counters' rates since
  * the previous one. Exit: 0, 1 no device, 2 no module, 64 usage.
  */
 #include <errno.h>
@@ -33,6 +33,7 @@ struct smi_sample {
 	double t;
 	int nstats;
 	uint64_t stats[UT_MAX_STATS];
+	struct ut_dev_stats dev[UVM_MAX_DEVICES];	/* as m->devs */
 	struct ut_proc_list procs;
 };
 
@@ -125,6 +126,41 @@ static void text_devices(const struct ut_module *m)
 	       "PCI ID", "BUS", "BAR", "MEMORY USED / TOTAL", "NODE", "RENDER");
 	for (i = 0; i < m->info.num_devices; i++)
 		text_device(&m->devs[i]);
+}
+
+/* One row per counter the module keeps per device, one column per device. */
+static void text_dev_stats(const struct ut_module *m, const struct smi_sample *s)
+{
+	const struct ut_dev_stats *ref = NULL;
+	uint32_t i, n = m->info.num_devices;
+	char col[16];
+	int j;
+
+	if (n > UVM_MAX_DEVICES)
+		n = UVM_MAX_DEVICES;
+	for (i = 0; i < n && !ref; i++)
+		if (s->dev[i].n > 0)
+			ref = &s->dev[i];
+	if (!ref)
+		return;
+	printf("\nDevice counters (since module load):\n  %-22s", "COUNTER");
+	for (i = 0; i < n; i++) {
+		snprintf(col, sizeof(col), "DEV %u", m->devs[i].id);
+		printf(" %14s", col);
+	}
+	putchar('\n');
+	for (j = 0; j < ref->n; j++) {
+		printf("  %-22s", ref->name[j]);
+		for (i = 0; i < n; i++) {
+			const struct ut_dev_stats *d = &s->dev[i];
+
+			if (j < d->n && !strcmp(d->name[j], ref->name[j]))
+				printf(" %14llu", (unsigned long long)d->val[j]);
+			else
+				printf(" %14s", "-");
+		}
+		putchar('\n');
+	}
 }
 
 static void render_list(const struct ut_module *m, uint64_t mask, char *buf,
@@ -225,15 +261,18 @@ static void print_text(const struct ut_module *m, const struct smi_sample *s,
 	       m->info.abi_version, m->info.page_size, m->info.block_size / 1024,
 	       m->info.caps & UVM_CAP_TEST_IOCTLS ? ", test ioctls on" : "");
 	text_devices(m);
+	text_dev_stats(m, s);
 	text_procs(m, &s->procs);
 	text_stats(s, prev);
 }
 
 /* ---- JSON ------------------------------------------------------------ */
 
-static void json_device(const struct uvm_device_info *d)
+static void json_device(const struct uvm_device_info *d,
+			const struct ut_dev_stats *ds)
 {
 	char bus[32];
+	int j;
 
 	pci_addr(d, bus, sizeof(bus));
 	printf("{\"id\":%u,\"name\":", d->id);
@@ -241,13 +280,22 @@ static void json_device(const struct uvm_device_info *d)
 	printf(",\"backend\":\"%s\",\"pci_vendor\":%u,\"pci_device\":%u,"
 	       "\"pci_address\":\"%s\",\"bar\":%u,\"bar_addr\":%llu,\"bar_size\":%llu,"
 	       "\"mem_total\":%llu,\"mem_used\":%llu,\"mem_free\":%llu,"
-	       "\"numa_node\":%d,\"render_node\":\"renderD%u\",\"caps\":%llu}",
+	       "\"numa_node\":%d,\"render_node\":\"renderD%u\",\"caps\":%llu",
 	       ut_backend_name(d->backend), d->pci_vendor, d->pci_device, bus,
 	       d->bar, (unsigned long long)d->bar_addr,
 	       (unsigned long long)d->bar_size, (unsigned long long)d->mem_total,
 	       (unsigned long long)(d->mem_total - d->mem_free),
 	       (unsigned long long)d->mem_free, d->numa_node, d->render_minor,
 	       (unsigned long long)d->caps);
+	if (ds->n < 0) {
+		printf(",\"counters\":null}");
+		return;
+	}
+	printf(",\"counters\":{");
+	for (j = 0; j < ds->n; j++)
+		printf("%s\"%s\":%llu", j ? "," : "", ds->name[j],
+		       (unsigned long long)ds->val[j]);
+	printf("}}");
 }
 
 static void json_counters(const uint64_t *v, int n)
@@ -298,10 +346,10 @@ static void print_json(const struct ut_module *m, const struct smi_sample *s)
 	       "\"block_size\":%u,\"caps\":%llu},\"devices\":[", (double)time(NULL),
 	       m->info.abi_version, m->info.page_size, m->info.block_size,
 	       (unsigned long long)m->info.caps);
-	for (i = 0; i < m->info.num_devices; i++) {
+	for (i = 0; i < m->info.num_devices && i < UVM_MAX_DEVICES; i++) {
 		if (i)
 			putchar(',');
-		json_device(&m->devs[i]);
+		json_device(&m->devs[i], &s->dev[i]);
 	}
 	printf("],\"processes\":[");
 	for (i = 0; i < s->procs.n; i++) {
@@ -319,9 +367,12 @@ static void print_json(const struct ut_module *m, const struct smi_sample *s)
 static int take_sample(struct ut_module *m, struct smi_sample *s)
 {
 	int ret = ut_refresh_devices(m);
+	uint32_t i;
 
 	if (ret)
 		return ret;
+	for (i = 0; i < m->info.num_devices && i < UVM_MAX_DEVICES; i++)
+		ut_read_dev_stats(&m->devs[i], &s->dev[i]);
 	s->t = ut_now();
 	s->nstats = ut_read_stats(m->fd, UVM_STATS_GLOBAL, s->stats, UT_MAX_STATS);
 	if (s->nstats < 0)

@@ -30,7 +30,6 @@ static const struct {
 	[UVM_STAT_MIGRATE_H2H_BYTES] = { "migrate_h2h_bytes", "bytes moved host node to host node" },
 	[UVM_STAT_ADVISES] = { "advises", "advise requests" },
 	[UVM_STAT_PAGES_FREED] = { "pages_freed", "host pages released" },
-#ifdef UVM_STAT_CPU_DEVICE_MAPS	/* the device side's counters */
 	[UVM_STAT_DEVICE_FAULTS] = { "device_faults", "device faults (pages)" },
 	[UVM_STAT_FAULT_BATCHES] = { "fault_batches", "device fault batches serviced" },
 	[UVM_STAT_FAULT_BATCH_PAGES] = { "fault_batch_pages", "distinct pages over all fault batches" },
@@ -47,7 +46,6 @@ static const struct {
 	[UVM_STAT_REMOTE_MAPS] = { "remote_maps", "pages a device mapped remotely" },
 	[UVM_STAT_DISCARDED_PAGES] = { "discarded_pages", "pages discarded" },
 	[UVM_STAT_CPU_DEVICE_MAPS] = { "cpu_device_maps", "CPU PTEs to device memory" },
-#endif
 };
 
 unsigned int ut_stat_known(void)
@@ -165,6 +163,26 @@ int ut_read_stats(int fd, unsigned int scope, uint64_t *vals, unsigned int cap)
 	if (ioctl(fd, UVM_IOCTL_STATS, &s))
 		return -errno;
 	return s.count < cap ? (int)s.count : (int)cap;
+}
+
+/* /sys/class/drm/renderD<N>/device/uvm/stats; -ENOENT on an older module. */
+int ut_read_dev_stats(const struct uvm_device_info *d, struct ut_dev_stats *s)
+{
+	char path[96], line[128];
+	unsigned long long v;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/class/drm/renderD%u/device/uvm/stats",
+		 d->render_minor);
+	s->n = 0;
+	f = fopen(path, "re");
+	if (!f)
+		return s->n = -errno;
+	while (s->n < UT_MAX_DEV_STATS && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%31s %llu", s->name[s->n], &v) == 2)
+			s->val[s->n++] = v;
+	fclose(f);
+	return s->n;
 }
 
 void ut_json_str(FILE *f, const char *s)

@@ -42,6 +42,19 @@ const char *ut_stat_name(unsigned int idx, char *buf, size_t len);
 const char *ut_stat_desc(unsigned int idx);
 unsigned int ut_stat_known(void);
 
+/*
+ * A device's counters: the module keeps some per device and lists them,
+ * "name value" per line, in the device's sysfs uvm/stats.
+ */
+#define UT_MAX_DEV_STATS	64
+struct ut_dev_stats {
+	int n;			/* counters read, or -errno */
+	char name[UT_MAX_DEV_STATS][32];
+	uint64_t val[UT_MAX_DEV_STATS];
+};
+
+int ut_read_dev_stats(const struct uvm_device_info *d, struct ut_dev_stats *s);
+
 /* Output helpers. */
 void ut_json_str(FILE *f, const char *s);
 const char *ut_bytes(uint64_t v, char *buf, size_t len);

@@ -30,7 +30,7 @@ extern "C" {
 
 /* Version of this API; bumped when functions are added. */
 #define UVM_LIB_VERSION_MAJOR		0
-#define UVM_LIB_VERSION_MINOR		2
+#define UVM_LIB_VERSION_MINOR		3
 
 /* Opaque context: one open of /dev/uvm plus the devices found on it. */
 struct uvm_context;
@@ -134,7 +134,7 @@ struct uvm_mem_location {
 struct uvm_managed_info {
 	uint64_t base;		/* start address */
 	uint64_t size;		/* bytes requested (mapping is page-rounded) */
-	uint64_t buffer_id;	/* unique in the process, never reused, >= 1 */
+	uint64_t buffer_id;	/* unique in the process, never reused; bit 63 set */
 	uint32_t flags;		/* UVM_MANAGED_ATTACH_* given at allocation */
 	int32_t device;		/* device recorded at allocation, -1 if none */
 	uint64_t reserved[4];
@@ -183,6 +183,22 @@ struct uvm_page_info {
 #define UVM_COUNTER_MIGRATE_H2H_BYTES	5
 #define UVM_COUNTER_ADVISES		6
 #define UVM_COUNTER_PAGES_FREED		7
+#define UVM_COUNTER_DEVICE_FAULTS	8
+#define UVM_COUNTER_FAULT_BATCHES	9
+#define UVM_COUNTER_FAULT_BATCH_PAGES	10
+#define UVM_COUNTER_MIGRATE_H2D_PAGES	11
+#define UVM_COUNTER_MIGRATE_H2D_BYTES	12
+#define UVM_COUNTER_MIGRATE_D2H_PAGES	13
+#define UVM_COUNTER_MIGRATE_D2H_BYTES	14
+#define UVM_COUNTER_MIGRATE_D2D_PAGES	15
+#define UVM_COUNTER_MIGRATE_D2D_BYTES	16
+#define UVM_COUNTER_EVICTIONS		17
+#define UVM_COUNTER_EVICTED_BYTES	18
+#define UVM_COUNTER_READ_DUP_COPIES	19
+#define UVM_COUNTER_READ_DUP_COLLAPSES	20
+#define UVM_COUNTER_REMOTE_MAPS		21
+#define UVM_COUNTER_DISCARDED_PAGES	22
+#define UVM_COUNTER_CPU_DEVICE_MAPS	23
 
 /*
  * The context the CUDA runtime layer uses (initialising it if needed), so
@@ -212,8 +228,8 @@ int uvm_managed_query(struct uvm_context *ctx, const void *ptr, struct uvm_manag
 /*
  * Policies and migration on [ptr, ptr + len) rounded out to pages; every
  * page must be managed memory of @ctx. All synchronous. 0 or -EINVAL (bad
- * range, location type or NUMA node), -ENODEV (unknown device),
- * -EOPNOTSUPP (device residency not implemented by the module yet), -ENOMEM.
+ * range, location type or NUMA node), -ENODEV (unknown device), -ENOSPC,
+ * -ENOMEM.
  */
 int uvm_prefetch(struct uvm_context *ctx, const void *ptr, size_t len,
 		 struct uvm_mem_location loc);
@@ -231,6 +247,144 @@ int uvm_residency(struct uvm_context *ctx, const void *ptr, size_t npages,
  * number of counters the module knows (>= 0) or -errno.
  */
 int uvm_stats(struct uvm_context *ctx, uint32_t scope, uint64_t *values, unsigned int count);
+
+/* ---- device, pinned and registered memory; copies (docs/memory-model.md) */
+
+/* uvm_host_alloc() flags: the cudaHostAlloc values. */
+#define UVM_HOST_ALLOC_FLAG_PORTABLE		0x1
+#define UVM_HOST_ALLOC_FLAG_MAPPED		0x2
+#define UVM_HOST_ALLOC_FLAG_WRITECOMBINED	0x4
+
+/* uvm_host_register() flags: the cudaHostRegister values. */
+#define UVM_HOST_REGISTER_FLAG_PORTABLE		0x1
+#define UVM_HOST_REGISTER_FLAG_MAPPED		0x2
+#define UVM_HOST_REGISTER_FLAG_IOMEMORY		0x4	/* -EOPNOTSUPP */
+#define UVM_HOST_REGISTER_FLAG_READONLY		0x8
+
+/*
+ * Device memory on device @device: @size bytes (page-rounded), zeroed, never
+ * evicted, mapped at its unified address (the CPU cannot touch it: SIGBUS).
+ * 0, -EINVAL (size 0), -ENODEV (no such device), -ENOSPC (device full).
+ */
+int uvm_device_alloc(struct uvm_context *ctx, unsigned int device, size_t size, void **out);
+
+/*
+ * Pinned host memory: @size bytes (page-rounded), zeroed, on NUMA node
+ * @numa_node (-1: the caller's). Device address == host address.
+ * 0, -EINVAL, -ENOMEM.
+ */
+int uvm_host_alloc(struct uvm_context *ctx, size_t size, uint32_t flags, int numa_node,
+		   void **out);
+
+/*
+ * Free a uvm_device_alloc()/uvm_host_alloc() allocation by its base address.
+ * 0, -EINVAL (interior pointer), -ENOENT (no such allocation).
+ */
+int uvm_mem_free(struct uvm_context *ctx, void *base);
+
+/*
+ * Pin existing memory [ptr, ptr + size) (page-aligned, non-zero) until
+ * uvm_host_unregister(ptr), munmap or close. 0, -EINVAL, -EEXIST (overlaps
+ * a registration or pinned allocation), -EFAULT (hole), -EOPNOTSUPP (IOMEMORY).
+ */
+int uvm_host_register(struct uvm_context *ctx, void *ptr, size_t size, uint32_t flags);
+/* Undo a registration by its exact base: 0 or -ENOENT. */
+int uvm_host_unregister(struct uvm_context *ctx, void *ptr);
+
+/* struct uvm_pointer_info.type */
+#define UVM_POINTER_UNREGISTERED	0	/* pageable memory or nothing */
+#define UVM_POINTER_HOST_ALLOC		1	/* uvm_host_alloc() */
+#define UVM_POINTER_DEVICE		2	/* uvm_device_alloc() */
+#define UVM_POINTER_MANAGED		3	/* managed memory */
+#define UVM_POINTER_HOST_REGISTERED	4	/* uvm_host_register() */
+
+/** struct uvm_pointer_info - what the module knows about an address. */
+struct uvm_pointer_info {
+	uint32_t type;		/* UVM_POINTER_* */
+	int32_t device;		/* device of device memory, else -1 */
+	uint64_t base;		/* allocation, registration or managed VMA */
+	uint64_t size;		/* its size in bytes (page-rounded) */
+	uint64_t dev_addr;	/* device address of ptr (== ptr), 0 if none */
+	uint64_t host_addr;	/* host address of ptr, 0 for device memory */
+	uint64_t buffer_id;	/* module-unique id (device, pinned), else 0 */
+	uint32_t flags;		/* host alloc / register flags used */
+	uint32_t pad;
+	uint64_t reserved[4];
+};
+
+/* Classify any address (UVM_IOCTL_PTR_INFO): 0 or -errno. */
+int uvm_ptr_info(struct uvm_context *ctx, const void *ptr, struct uvm_pointer_info *info);
+
+/**
+ * struct uvm_copy_desc - a 1D/2D/3D copy: @depth slices of @height rows of
+ * @width bytes; row r of slice z at ptr + (z * rows + r) * pitch per side.
+ * Pitches matter when height or depth > 1, rows when depth > 1.
+ */
+struct uvm_copy_desc {
+	uint64_t dst, src;
+	uint64_t dst_pitch, src_pitch;
+	uint64_t width, height, depth;
+	uint64_t dst_rows, src_rows;
+	uint64_t reserved[2];
+};
+
+/** struct uvm_fill_desc - a 1D/2D/3D fill with a 1, 2 or 4-byte pattern. */
+struct uvm_fill_desc {
+	uint64_t dst, pitch;
+	uint64_t width, height, depth, rows;
+	uint32_t value, elem_size;
+	uint64_t reserved[2];
+};
+
+/*
+ * Synchronous copy / fill between any memory of the process (device,
+ * pinned, registered, managed, pageable). 0, -EINVAL (bad layout, extent
+ * straddles an allocation, overlap), -EACCES (read-only registration),
+ * -EFAULT (unmapped or freed memory).
+ */
+int uvm_memcpy(struct uvm_context *ctx, const struct uvm_copy_desc *desc);
+int uvm_memset(struct uvm_context *ctx, const struct uvm_fill_desc *desc);
+
+/** struct uvm_mem_counters_info - pinned/device memory accounting. */
+struct uvm_mem_counters_info {
+	uint64_t pinned_pages;		/* registrations, whole module */
+	uint64_t host_alloc_pages;	/* pinned allocations, whole module */
+	uint64_t ctx_pinned_pages;	/* registrations of this context */
+	uint64_t ctx_host_alloc_pages;	/* pinned allocations of this context */
+	uint64_t ctx_device_bytes;	/* device memory of this context */
+	uint64_t reserved[3];
+};
+int uvm_mem_counters(struct uvm_context *ctx, struct uvm_mem_counters_info *info);
+
+/* struct uvm_device_access_op.type */
+#define UVM_DEVICE_ACCESS_READ		1	/* managed memory -> buf */
+#define UVM_DEVICE_ACCESS_WRITE		2	/* buf -> managed memory */
+#define UVM_DEVICE_ACCESS_ATOMIC_ADD	3	/* 8 bytes: *addr += *buf, old -> buf */
+
+/** struct uvm_device_access_op - one access a device kernel would make. */
+struct uvm_device_access_op {
+	uint64_t addr;		/* managed address */
+	uint64_t length;	/* bytes (ATOMIC_ADD: 8) */
+	uint64_t buf;		/* user buffer of @length bytes */
+	uint32_t type;		/* UVM_DEVICE_ACCESS_* */
+	uint32_t pad;
+};
+
+/*
+ * Perform @count (1..4096) accesses of device @device to managed memory
+ * through its page table (device faults are serviced as on real hardware).
+ * *faults (may be NULL): device faults taken. 0 or -errno.
+ */
+int uvm_device_access(struct uvm_context *ctx, unsigned int device,
+		      struct uvm_device_access_op *ops, unsigned int count, unsigned int *faults);
+
+/*
+ * Discard the contents of the managed pages wholly inside [ptr, ptr + len);
+ * with @prefetch non-NULL, then prefetch the page-rounded range there.
+ * 0 or -errno.
+ */
+int uvm_discard(struct uvm_context *ctx, const void *ptr, size_t len,
+		const struct uvm_mem_location *prefetch);
 
 #if defined(__cplusplus)
 }

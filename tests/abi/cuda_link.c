@@ -15,6 +15,43 @@ static void show(const char *what, cudaError_t e)
 	printf("%s: %d %s\n", what, (int)e, cudaGetErrorName(e));
 }
 
+/* Tier B/C calls: what a program sees from them without a driver. */
+static void tier_b(void)
+{
+	struct cudaChannelFormatDesc desc = { 32, 0, 0, 0, cudaChannelFormatKindFloat };
+	struct cudaPointerAttributes pa;
+	static char host[4096], other[4096];
+	void *p = (void *)0x1, *q = NULL;
+	size_t pitch = 7, fr = 7, tot = 7;
+	unsigned int flags = 7;
+	cudaArray_t arr = NULL;
+
+	show("cudaMalloc", cudaMalloc(&p, 4096));
+	printf("cudaMalloc pointer untouched: %d\n", p == (void *)0x1);
+	show("cudaMalloc(NULL)", cudaMalloc(NULL, 4096));
+	show("cudaMalloc(size 0)", cudaMalloc(&q, 0));
+	show("cudaMallocPitch", cudaMallocPitch(&p, &pitch, 100, 10));
+	printf("pitch untouched: %zu\n", pitch);
+	show("cudaFree(NULL)", cudaFree(NULL));
+	show("cudaFree(host)", cudaFree(host));
+	show("cudaMallocHost", cudaMallocHost(&p, 4096));
+	show("cudaHostAlloc(bad flags)", cudaHostAlloc(&p, 4096, 0x100));
+	show("cudaFreeHost(NULL)", cudaFreeHost(NULL));
+	show("cudaHostRegister", cudaHostRegister(host, sizeof(host), 0));
+	show("cudaHostUnregister", cudaHostUnregister(host));
+	show("cudaHostGetFlags", cudaHostGetFlags(&flags, host));
+	show("cudaMemGetInfo", cudaMemGetInfo(&fr, &tot));
+	printf("meminfo untouched: %zu %zu\n", fr, tot);
+	show("cudaMemcpy(HostToHost)", cudaMemcpy(other, host, 16, cudaMemcpyHostToHost));
+	show("cudaMemcpy(bad kind)", cudaMemcpy(other, host, 16, (enum cudaMemcpyKind)9));
+	show("cudaMemcpyAsync", cudaMemcpyAsync(other, host, 16, cudaMemcpyDefault, 0));
+	show("cudaMemset", cudaMemset(host, 0, 16));
+	show("cudaPointerGetAttributes", cudaPointerGetAttributes(&pa, host));
+	show("cudaMallocArray", cudaMallocArray(&arr, &desc, 16, 16, 0));
+	show("cudaGetSymbolAddress", cudaGetSymbolAddress(&p, host));
+	show("cudaGetLastError", cudaGetLastError());
+}
+
 int main(void)
 {
 	struct cudaDeviceProp prop;
@@ -54,6 +91,7 @@ int main(void)
 	show("cudaRuntimeGetVersion(NULL)", cudaRuntimeGetVersion(NULL));
 	show("cudaPeekAtLastError", cudaPeekAtLastError());
 	show("cudaGetLastError", cudaGetLastError());
+	tier_b();
 	printf("name(-1)=%s\n", cudaGetErrorName((cudaError_t)-1));
 	printf("string(-1)=%s\n", cudaGetErrorString((cudaError_t)-1));
 	printf("string(35)=%s\n", cudaGetErrorString(cudaErrorInsufficientDriver));

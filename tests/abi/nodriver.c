@@ -107,6 +107,15 @@ int main(void)
 		check(cudaEventCreate(&ev) == nodrv && !ev, "cudaEventCreate");
 		check(cudaStreamSynchronize(0) == nodrv && cudaDeviceSynchronize() == nodrv,
 		      "cudaStreamSynchronize(0), cudaDeviceSynchronize");
+		check(cudaMalloc(&p, 4096) == nodrv && !p, "cudaMalloc, pointer untouched");
+		check(cudaMemcpy(&v, bus, 4, cudaMemcpyHostToHost) == nodrv, "cudaMemcpy");
+		check(cudaMemsetAsync(&v, 0, 4, 0) == nodrv, "cudaMemsetAsync");
+		check(cudaHostRegister(bus, sizeof(bus), 0) == nodrv, "cudaHostRegister");
+		check(cudaGetSymbolSize(NULL, &v) == nodrv, "cudaGetSymbolSize: init first");
+		check(cuMemHostAlloc(&p, 4096, 0) == CUDA_ERROR_NOT_INITIALIZED && !p,
+		      "cuMemHostAlloc: NOT_INITIALIZED");
+		check(uvm_ptr_info(NULL, &v, NULL) == -EINVAL && uvm_memcpy(NULL, NULL) == -EINVAL,
+		      "native memory calls on NULL context: -EINVAL");
 		check(cuMemAdvise((CUdeviceptr)&v, 4, CU_MEM_ADVISE_SET_READ_MOSTLY,
 				  (CUmemLocation){ CU_MEM_LOCATION_TYPE_HOST, 0 }) ==
 		      CUDA_ERROR_NOT_INITIALIZED, "cuMemAdvise: NOT_INITIALIZED");

@@ -224,22 +224,80 @@ TEST_F(rt, prefetch_numa_current_is_the_callers_node)
 	EXPECT_EQ(cudaSuccess, cudaFree(p));
 }
 
+/* Every page of [p, p + len) resident on device @dev only. */
+static int all_on_device(struct uvm_context *ctx, void *p, size_t len, int dev)
+{
+	size_t n = (len + PAGE_SZ - 1) / PAGE_SZ, i;
+	struct uvm_page_info *pg = calloc(n, sizeof(*pg));
+	int ok;
+
+	ok = pg && uvm_residency(ctx, p, n, pg) == 0;
+	for (i = 0; ok && i < n; i++)
+		ok = (pg[i].flags & UVM_PAGE_INFO_POPULATED) &&
+		     pg[i].devices_resident == (1ULL << dev) && pg[i].cpu_node == -1;
+	free(pg);
+	return ok;
+}
+
+/* What a kernel on @dev reads at [p, p + len): 0 or -errno. */
+static int device_read(struct uvm_context *ctx, int dev, const void *p, size_t len, void *buf)
+{
+	struct uvm_device_access_op op = { .addr = (uintptr_t)p, .length = len,
+					   .buf = (uintptr_t)buf, .type = UVM_DEVICE_ACCESS_READ };
+
+	return uvm_device_access(ctx, (unsigned int)dev, &op, 1, NULL);
+}
+
+static uint64_t counter(struct uvm_context *ctx, int idx)
+{
+	uint64_t v[UVM_COUNTER_CPU_DEVICE_MAPS + 1] = { 0 };
+
+	uvm_stats(ctx, UVM_STATS_SCOPE_CONTEXT, v, UVM_COUNTER_CPU_DEVICE_MAPS + 1);
+	return v[idx];
+}
+
 TEST_F(rt, prefetch_device_target)
 {
-	cudaError_t e;
+	int dev = self->ndev - 1;
+	unsigned int faults = 99;
+	uint64_t h2d;
+	char *buf;
 	void *p;
 
+	buf = malloc(MIB);
+	ASSERT_NE(NULL, buf);
 	ASSERT_EQ(cudaSuccess, cudaMallocManaged(&p, MIB, cudaMemAttachGlobal));
-	e = cudaMemPrefetchAsync(p, MIB, loc(cudaMemLocationTypeDevice, 0), 0, 0);
-	/* NotSupported until the module has device residency */
-	EXPECT_TRUE(e == cudaErrorNotSupported || e == cudaSuccess);
-	if (e == cudaErrorNotSupported) {
-		EXPECT_EQ(cudaErrorNotSupported, cudaGetLastError());
-		EXPECT_EQ(cudaInvalidDeviceId,
-			  range_int(cudaMemRangeAttributeLastPrefetchLocation, p, MIB));
-	}
+	fill(p, MIB, 77);
+	h2d = counter(self->ctx, UVM_COUNTER_MIGRATE_H2D_PAGES);
+	ASSERT_EQ(cudaSuccess, cudaMemPrefetchAsync(p, MIB, loc(cudaMemLocationTypeDevice, dev),
+						    0, 0));
+	/* recorded at request time */
+	EXPECT_EQ(dev, range_int(cudaMemRangeAttributeLastPrefetchLocation, p, MIB));
+	EXPECT_EQ(cudaMemLocationTypeDevice,
+		  range_int(cudaMemRangeAttributeLastPrefetchLocationType, p, MIB));
+	ASSERT_EQ(cudaSuccess, cudaStreamSynchronize(0));
+	EXPECT_TRUE(all_on_device(self->ctx, p, MIB, dev));
+	EXPECT_EQ(h2d + MIB / PAGE_SZ, counter(self->ctx, UVM_COUNTER_MIGRATE_H2D_PAGES));
+	/* the device reads the data where it now lives (its faults, if the
+	 * module maps lazily, move nothing) */
+	struct uvm_device_access_op op = { .addr = (uintptr_t)p, .length = MIB,
+					   .buf = (uintptr_t)buf, .type = UVM_DEVICE_ACCESS_READ };
+	ASSERT_EQ(0, uvm_device_access(self->ctx, (unsigned int)dev, &op, 1, &faults));
+	EXPECT_LE(faults, MIB / PAGE_SZ);
+	EXPECT_TRUE(all_on_device(self->ctx, p, MIB, dev));
+	EXPECT_TRUE(check_fill(buf, MIB, 77));
+	/* the CPU touch brings it back, byte-exact */
+	EXPECT_TRUE(check_fill(p, MIB, 77));
+	/* driver twin, legacy form */
+	EXPECT_EQ(CUDA_SUCCESS, cuMemPrefetchAsync((CUdeviceptr)p, MIB,
+						   (CUmemLocation){ CU_MEM_LOCATION_TYPE_DEVICE, 0 },
+						   0, NULL));
 	EXPECT_EQ(cudaSuccess, cudaDeviceSynchronize());
+	EXPECT_TRUE(all_on_device(self->ctx, p, MIB, 0));
+	EXPECT_EQ(0, device_read(self->ctx, 0, p, MIB, buf));
+	EXPECT_TRUE(check_fill(buf, MIB, 77));
 	EXPECT_EQ(cudaSuccess, cudaFree(p));
+	free(buf);
 }
 
 TEST_F(rt, prefetch_batch_and_discard)
@@ -259,13 +317,7 @@ TEST_F(rt, prefetch_batch_and_discard)
 	}
 	locs[0] = loc(cudaMemLocationTypeHostNuma, 0);
 	locs[1] = loc(cudaMemLocationTypeHostNuma, node);
-	/* discard: validated, then NotSupported, and nothing happened */
-	EXPECT_EQ(cudaErrorNotSupported, cudaMemDiscardBatchAsync(p, sizes, 4, 0, s));
-	EXPECT_EQ(cudaErrorNotSupported,
-		  cudaMemDiscardAndPrefetchBatchAsync(p, sizes, 4, locs, idxs, 2, 0, s));
-	EXPECT_EQ(cudaErrorNotSupported, cudaGetLastError());
 	EXPECT_EQ(cudaInvalidDeviceId, range_int(cudaMemRangeAttributeLastPrefetchLocation, p[3], MIB));
-
 	ASSERT_EQ(cudaSuccess, cudaMemPrefetchBatchAsync(p, sizes, 4, locs, idxs, 2, 0, s));
 	for (i = 0; i < 4; i++)
 		EXPECT_EQ(i < 2 ? 0 : node,
@@ -277,6 +329,68 @@ TEST_F(rt, prefetch_batch_and_discard)
 		EXPECT_EQ(cudaSuccess, cudaFree(p[i]));
 	}
 	EXPECT_EQ(cudaSuccess, cudaStreamDestroy(s));
+}
+
+TEST_F(rt, discard_batches)
+{
+	struct cudaMemLocation locs[2] = { loc(cudaMemLocationTypeDevice, 0),
+					   loc(cudaMemLocationTypeHost, 0) };
+	size_t sizes[3] = { MIB, 2 * MIB, MIB }, idxs[2] = { 0, 2 };
+	void *p[3], *d[3];
+	uint64_t before;
+	unsigned char *b;
+	char *buf;
+	size_t i;
+	cudaStream_t s;
+
+	buf = malloc(2 * MIB);
+	ASSERT_NE(NULL, buf);
+	ASSERT_EQ(cudaSuccess, cudaStreamCreate(&s));
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(cudaSuccess, cudaMallocManaged(&p[i], sizes[i], cudaMemAttachGlobal));
+		memset(p[i], 0xab, sizes[i]);
+	}
+	/* discard the middle of p[0] (unaligned: partial pages keep their bytes) */
+	before = counter(self->ctx, UVM_COUNTER_DISCARDED_PAGES);
+	d[0] = (char *)p[0] + 100;
+	sizes[0] = 8 * PAGE_SZ;
+	ASSERT_EQ(cudaSuccess, cudaMemDiscardBatchAsync(d, sizes, 1, 0, s));
+	ASSERT_EQ(cudaSuccess, cudaStreamSynchronize(s));
+	EXPECT_EQ(before + 7, counter(self->ctx, UVM_COUNTER_DISCARDED_PAGES));
+	b = p[0];
+	EXPECT_EQ(0xab, b[PAGE_SZ - 1]);	/* partial first page kept */
+	EXPECT_EQ(0, b[PAGE_SZ]);		/* whole pages: zero on next touch */
+	EXPECT_EQ(0, b[8 * PAGE_SZ - 1]);
+	EXPECT_EQ(0xab, b[8 * PAGE_SZ + 100]);	/* partial last page kept */
+	/* discard and prefetch: p[0], p[1] to device 0, p[2] to the host */
+	sizes[0] = MIB;
+	ASSERT_EQ(cudaSuccess, cudaMemDiscardAndPrefetchBatchAsync(p, sizes, 3, locs, idxs, 2, 0, s));
+	EXPECT_EQ(0, range_int(cudaMemRangeAttributeLastPrefetchLocation, p[1], sizes[1]));
+	EXPECT_EQ(cudaCpuDeviceId, range_int(cudaMemRangeAttributeLastPrefetchLocation, p[2], MIB));
+	ASSERT_EQ(cudaSuccess, cudaStreamSynchronize(s));
+	EXPECT_TRUE(all_on_device(self->ctx, p[0], MIB, 0));
+	EXPECT_TRUE(all_on_device(self->ctx, p[1], 2 * MIB, 0));
+	/* written fresh on the device: the old contents are gone, writes work */
+	memset(buf, 0x5a, 2 * MIB);
+	{
+		struct uvm_device_access_op op = { .addr = (uintptr_t)p[1], .length = 2 * MIB,
+						   .buf = (uintptr_t)buf,
+						   .type = UVM_DEVICE_ACCESS_WRITE };
+		ASSERT_EQ(0, uvm_device_access(self->ctx, 0, &op, 1, NULL));
+	}
+	for (i = 0, b = p[1]; i < 2 * MIB; i++) {
+		if (b[i] != 0x5a)
+			break;
+	}
+	EXPECT_EQ(2 * MIB, i);
+	/* driver twin */
+	EXPECT_EQ(CUDA_SUCCESS, cuMemDiscardBatchAsync((CUdeviceptr *)p, sizes, 3, 0,
+						       (CUstream)s));
+	EXPECT_EQ(cudaSuccess, cudaStreamSynchronize(s));
+	for (i = 0; i < 3; i++)
+		EXPECT_EQ(cudaSuccess, cudaFree(p[i]));
+	EXPECT_EQ(cudaSuccess, cudaStreamDestroy(s));
+	free(buf);
 }
 
 TEST_F(rt, range_get_attributes_plural)
@@ -401,23 +515,26 @@ TEST_F(rt, stream_attach_mem)
 	EXPECT_EQ(cudaSuccess, cudaFree(p));
 }
 
-/* 8 threads: own stream, allocate, advise, prefetch, check data, free. */
+/* 8 threads: own stream, allocate, advise, prefetch to a node and to a
+ * device, check data on the host and on the device, free. */
 #define NTHREADS 8
 
 struct worker_arg {
 	struct uvm_context *ctx;
-	int nodes, idx;
+	int nodes, idx, ndev;
 };
 
 static void *worker(void *argp)
 {
 	struct worker_arg *a = argp;
-	int node = a->idx % a->nodes, round;
+	int node = a->idx % a->nodes, round, dev = a->idx % a->ndev;
 	size_t len = (size_t)(a->idx + 1) * MIB + 4096;
-	long bad = 0;
+	char *buf = malloc(len);
+	long bad = !buf;
 	cudaStream_t s;
 	void *p;
 
+	bad += cudaSetDevice(dev) != cudaSuccess;
 	bad += cudaStreamCreate(&s) != cudaSuccess;
 	for (round = 0; round < 4 && !bad; round++) {
 		bad += cudaMallocManaged(&p, len, cudaMemAttachGlobal) != cudaSuccess;
@@ -432,9 +549,19 @@ static void *worker(void *argp)
 		bad += !all_on_node(a->ctx, p, len, node);
 		bad += !check_fill(p, len, a->idx * 100 + round);
 		bad += range_int(cudaMemRangeAttributePreferredLocationId, p, len) != node;
+		/* to the thread's device and back, data checked on the device */
+		bad += cudaMemPrefetchAsync(p, len, loc(cudaMemLocationTypeDevice, dev), 0, s) != 0;
+		bad += range_int(cudaMemRangeAttributeLastPrefetchLocation, p, len) != dev;
+		bad += cudaStreamSynchronize(s) != cudaSuccess;
+		bad += !all_on_device(a->ctx, p, len, dev);
+		memset(buf, 0, len);
+		bad += device_read(a->ctx, dev, p, len, buf) != 0;
+		bad += !check_fill(buf, len, a->idx * 100 + round);
+		bad += !check_fill(p, len, a->idx * 100 + round);
 		bad += cudaFree(p) != cudaSuccess;
 	}
 	bad += cudaStreamDestroy(s) != cudaSuccess;
+	free(buf);
 	return (void *)bad;
 }
 
@@ -446,7 +573,7 @@ TEST_F(rt, eight_threads)
 	int i;
 
 	for (i = 0; i < NTHREADS; i++) {
-		args[i] = (struct worker_arg){ self->ctx, self->nodes, i };
+		args[i] = (struct worker_arg){ self->ctx, self->nodes, i, self->ndev };
 		ASSERT_EQ(0, pthread_create(&th[i], NULL, worker, &args[i]));
 	}
 	for (i = 0; i < NTHREADS; i++) {

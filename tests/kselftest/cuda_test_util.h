@@ -17,6 +17,7 @@
 
 #include "../../include/uvm/cuda.h"
 #include "../../include/uvm/cuda_runtime_api.h"
+#include "../../include/uvm/driver_functions.h"
 #include "../../include/uvm/uvm.h"
 
 #define MIB		(1024UL * 1024UL)

@@ -73,7 +73,12 @@ static void run(struct __test_metadata *_metadata, int dev)
 	free(buf);
 }
 
-TEST(pci_device_64mib)
+/* Heavy under emulation: a generous timeout instead of the default 30 s. */
+FIXTURE(big) {};
+FIXTURE_SETUP(big) {}
+FIXTURE_TEARDOWN(big) {}
+
+TEST_F_TIMEOUT(big, pci_device_64mib, 600)
 {
 	int fd = uvm_open(), dev;
 
@@ -85,7 +90,7 @@ TEST(pci_device_64mib)
 	run(_metadata, dev);
 }
 
-TEST(emulated_device_64mib)
+TEST_F_TIMEOUT(big, emulated_device_64mib, 600)
 {
 	int fd = uvm_open(), dev;
 

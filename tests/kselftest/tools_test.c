@@ -4,8 +4,9 @@
  * devices GET_INFO reports, valid JSON, this process with its managed
  * memory, watch mode; uvm-stat counts what a child did and passes its exit
  * status on; /sys/module/uvm/stats/ and the per-device attributes agree
- * with the ioctls; every counter the module has is named by the tools and
- * defined in docs/observability.md. Uses jq (make deps).
+ * with the ioctls; the per-device counters move on the device an event
+ * concerns and on no other; every counter the module has is named by the
+ * tools and defined in docs/observability.md. Uses jq (make deps).
  */
 #include <limits.h>
 #include <stdio.h>
@@ -204,6 +205,94 @@ TEST_F(tools, sysfs_device_attributes)
 	EXPECT_EQ(0, run_num("%.0sfor d in /sys/class/drm/renderD*/device/uvm; do "
 			     "[ $(cat $d/mem_used) = $(($(cat $d/mem_total) - $(cat $d/mem_free))) ] "
 			     "|| echo $d; done | wc -l", ""));
+}
+
+/* Counter @name of device @id from its sysfs uvm/stats, -1 if absent. */
+static long long dev_stat(int fd, int id, const char *name)
+{
+	struct uvm_device_info info[UVM_MAX_DEVICES];
+	int i, n = uvm_devices(fd, info, UVM_MAX_DEVICES);
+	char path[96], line[128], key[64];
+	long long v, ret = -1;
+	FILE *f = NULL;
+
+	for (i = 0; i < n && !f; i++) {
+		if ((int)info[i].id != id)
+			continue;
+		snprintf(path, sizeof(path),
+			 "/sys/class/drm/renderD%u/device/uvm/stats",
+			 info[i].render_minor);
+		f = fopen(path, "re");
+	}
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%63s %lld", key, &v) == 2 && !strcmp(key, name))
+			ret = v;
+	if (f)
+		fclose(f);
+	return ret;
+}
+
+/*
+ * A block read by device 0 (device faults, host -> device), then moved to
+ * device 1 (device -> device) and touched by the CPU (device -> host): each
+ * count lands on the device it concerns, the other's stays put.
+ */
+TEST_F(tools, sysfs_device_counters)
+{
+	enum { FAULTS, BATCHES, BPAGES, H2D, H2D_B, D2H, D2D, N };
+	static const char names[N][24] = {
+		"device_faults", "fault_batches", "fault_batch_pages",
+		"migrate_h2d_pages", "migrate_h2d_bytes", "migrate_d2h_pages",
+		"migrate_d2d_pages",
+	};
+	long long a[2][N], b[2][N], c[2][N];
+	size_t len = 2 * MIB, pages = len / PAGE;
+	char *p, *buf;
+	int i, d;
+
+	if (num_devices(self->fd) < 2)
+		SKIP(return, "needs 2 devices");
+	if (dev_stat(self->fd, 0, "device_faults") < 0)
+		SKIP(return, "module without per-device counters");
+	p = uvm_map(self->fd, len);
+	buf = malloc(len);
+	ASSERT_NE(NULL, p);
+	ASSERT_NE(NULL, buf);
+	memset(p, 5, len);
+	for (d = 0; d < 2; d++)
+		for (i = 0; i < N; i++)
+			a[d][i] = dev_stat(self->fd, d, names[i]);
+	ASSERT_EQ(0, uvm_dev_read(self->fd, 0, p, len, buf));
+	for (d = 0; d < 2; d++)
+		for (i = 0; i < N; i++)
+			b[d][i] = dev_stat(self->fd, d, names[i]);
+	EXPECT_EQ(uvm_stat(self->fd, UVM_STAT_DEVICE_FAULTS, UVM_STATS_VA_SPACE),
+		  b[0][FAULTS] - a[0][FAULTS]);
+	EXPECT_LE(1, b[0][BATCHES] - a[0][BATCHES]);
+	EXPECT_EQ((long long)pages, b[0][BPAGES] - a[0][BPAGES]);
+	EXPECT_EQ((long long)pages, b[0][H2D] - a[0][H2D]);
+	EXPECT_EQ((long long)len, b[0][H2D_B] - a[0][H2D_B]);
+	for (i = 0; i < N; i++)
+		EXPECT_EQ(a[1][i], b[1][i]) TH_LOG("device 1 %s moved", names[i]);
+
+	ASSERT_EQ(0, uvm_prefetch(self->fd, p, len, UVM_LOC_DEVICE, 1));
+	memset(p, 6, len);	/* CPU faults bring it home from device 1 */
+	for (d = 0; d < 2; d++)
+		for (i = 0; i < N; i++)
+			c[d][i] = dev_stat(self->fd, d, names[i]);
+	EXPECT_EQ((long long)pages, c[1][D2D] - b[1][D2D]);
+	EXPECT_EQ((long long)pages, c[1][D2H] - b[1][D2H]);
+	EXPECT_EQ(b[0][D2D], c[0][D2D]);
+	EXPECT_EQ(b[0][D2H], c[0][D2H]);
+	EXPECT_EQ(b[1][FAULTS], c[1][FAULTS]);
+	/* uvm-smi shows the same per device. */
+	EXPECT_LE(c[1][D2D], run_num("%s/build/tools/uvm-smi --json | jq -e "
+				     "'.devices[] | select(.id == 1) | .counters.migrate_d2d_pages'",
+				     ""));
+	EXPECT_EQ(0, run(NULL, 0, "%s/build/tools/uvm-smi | grep -q '^Device counters'",
+			 repo()));
+	free(buf);
+	munmap(p, len);
 }
 
 TEST_HARNESS_MAIN

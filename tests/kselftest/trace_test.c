@@ -3,9 +3,10 @@
  * Tracepoints: enables the uvm events through tracefs (mounting it at
  * /sys/kernel/tracing if needed), triggers them through /dev/uvm and checks
  * that they fire with the right fields: uvm_cpu_fault (pid, addr, write,
- * nid), uvm_populate (pid, addr, npages, nid), uvm_migrate (pid, addr,
- * npages, from, to, cause). Also checks each event's format file, which is
- * what perf and bpftrace read. Runs in the VM as root, 2 NUMA nodes.
+ * nid, duration_ns), uvm_populate (pid, addr, npages, nid), uvm_migrate
+ * (pid, addr, npages, from, to, cause, duration_ns). Also checks each
+ * event's format file, which is what perf and bpftrace read. Runs in the VM
+ * as root, 2 NUMA nodes.
  */
 #include <stdio.h>
 #include <sys/mount.h>
@@ -22,6 +23,7 @@ struct ev {
 	int pid, nid, from, to, cause, write;
 	unsigned long addr;
 	unsigned int npages;
+	long duration_ns;	/* -1000 if the event has none */
 };
 
 static int tfs_write(const char *file, const char *val)
@@ -115,6 +117,7 @@ static int find_events(const char *trace, const char *name, int pid,
 		v.from = field(e, "from", 10);
 		v.to = field(e, "to", 10);
 		v.cause = field(e, "cause", 10);
+		v.duration_ns = field(e, "duration_ns", 10);
 		v.write = !!strstr(e, " write ");
 		if (v.pid != pid || v.addr < lo || v.addr >= hi)
 			continue;
@@ -170,10 +173,11 @@ static char *stop_and_read(void)
 
 TEST_F(tr, format_files_have_the_fields)
 {
-	static const char *const want[][7] = {
-		{ "uvm_cpu_fault", "pid", "addr", "write", "nid" },
+	static const char *const want[][8] = {
+		{ "uvm_cpu_fault", "pid", "addr", "write", "nid", "duration_ns" },
 		{ "uvm_populate", "pid", "addr", "npages", "nid" },
-		{ "uvm_migrate", "pid", "addr", "npages", "from", "to", "cause" },
+		{ "uvm_migrate", "pid", "addr", "npages", "from", "to", "cause",
+		  "duration_ns" },
 	};
 	char path[128], buf[4096], pat[48];
 	unsigned int i, j;
@@ -188,7 +192,7 @@ TEST_F(tr, format_files_have_the_fields)
 		close(fd);
 		ASSERT_LT(0, n);
 		buf[n] = 0;
-		for (j = 1; j < 7 && want[i][j]; j++) {
+		for (j = 1; j < 8 && want[i][j]; j++) {
 			snprintf(pat, sizeof(pat), " %s;", want[i][j]);
 			EXPECT_NE(NULL, strstr(buf, pat)) TH_LOG("%s: no field %s", want[i][0], want[i][j]);
 		}
@@ -217,6 +221,8 @@ TEST_F(tr, cpu_fault_and_populate)
 	EXPECT_EQ(lo, f[0].addr);
 	EXPECT_EQ(1, f[0].write);
 	EXPECT_EQ(node, f[0].nid);
+	EXPECT_LT(0, f[0].duration_ns);
+	EXPECT_GT(10000000000L, f[0].duration_ns);	/* < 10 s */
 	for (i = 0; i < np && i < 64; i++) {
 		EXPECT_LE(1, pop[i].npages);
 		EXPECT_LE(pop[i].addr + pop[i].npages * PAGE, hi);
@@ -254,6 +260,8 @@ TEST_F(tr, prefetch_populate_and_migrate)
 		EXPECT_EQ(1, m[i].to);
 		EXPECT_EQ(UVM_CAUSE_PREFETCH, m[i].cause);
 		EXPECT_TRUE(m[i].from == 0 || m[i].from == -1) TH_LOG("from=%d", m[i].from);
+		EXPECT_LT(0, m[i].duration_ns);
+		EXPECT_GT(10000000000L, m[i].duration_ns);
 		moved += m[i].npages;
 	}
 	EXPECT_EQ(len / 2 / PAGE, moved);
@@ -264,9 +272,10 @@ TEST_F(tr, prefetch_populate_and_migrate)
 /* Device-side events, when the module has them. */
 TEST_F(tr, device_event_formats)
 {
-	static const char *const want[][5] = {
-		{ "uvm_device_fault_batch", "pid", "device", "faults", "pages" },
-		{ "uvm_evict", "pid", "addr", "npages", "device" },
+	static const char *const want[][6] = {
+		{ "uvm_device_fault_batch", "pid", "device", "faults", "pages",
+		  "duration_ns" },
+		{ "uvm_evict", "pid", "addr", "npages", "device", "duration_ns" },
 	};
 	char path[128], buf[4096], pat[48];
 	unsigned int i, j;
@@ -283,7 +292,7 @@ TEST_F(tr, device_event_formats)
 		close(fd);
 		ASSERT_LT(0, n);
 		buf[n] = 0;
-		for (j = 1; j < 5; j++) {
+		for (j = 1; j < 6; j++) {
 			snprintf(pat, sizeof(pat), " %s;", want[i][j]);
 			EXPECT_NE(NULL, strstr(buf, pat)) TH_LOG("%s: no field %s", want[i][0], want[i][j]);
 		}
@@ -317,6 +326,8 @@ TEST_F(tr, prefetch_to_device_migrates)
 		EXPECT_EQ(-1, m[i].from);
 		EXPECT_EQ(0, m[i].to);
 		EXPECT_NE(UVM_CAUSE_PREFETCH + 1, m[i].cause);	/* not a CPU fault */
+		EXPECT_LT(0, m[i].duration_ns);
+		EXPECT_GT(10000000000L, m[i].duration_ns);
 		moved += m[i].npages;
 	}
 	EXPECT_EQ(len / PAGE, moved);

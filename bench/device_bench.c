@@ -1,0 +1,599 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Device-side managed-memory benchmarks (issue 4). Every figure is a ratio
+ * to a baseline measured in the same run (under TCG only ratios mean
+ * anything).
+ *
+ * "raw" is a CPU copy through the CPU mapping of the same device memory: a
+ * managed range with preferred location = the device, prefetched there and
+ * touched once by the CPU, so every CPU PTE points at the device memory
+ * itself (the BAR, write-combined, for a PCI device; the backing RAM pages
+ * for the emulated one; checked with UVM_STAT_CPU_DEVICE_MAPS). After that
+ * a user-space copy into or out of that range moves bytes exactly as the
+ * backend's copy does, with no uvm code on the way: raw h2d = copy(devmem,
+ * host), raw d2h = copy(host, devmem), each the fastest of glibc memcpy,
+ * rep movsb and an 8-byte loop (see raw_copy_secs()).
+ *
+ *   prefetch_h2d / _d2h      UVM_IOCTL_PREFETCH of a host-resident range to
+ *                            the device and back / raw          (>= 0.9)
+ *   device_fault_migrate     UVM_IOCTL_DEVICE_ACCESS sweep (one 64-byte
+ *                            read per page, 4096 accesses per call) over
+ *                            host-resident data: device faults migrate
+ *                            every page / raw h2d               (>= 0.6)
+ *   device_access_resident   the same sweep over device-resident data (no
+ *                            faults): the access path's own cost
+ *   cpu_faultback            CPU memcpy() out of a device-resident range
+ *                            (CPU faults migrate it home) / raw d2h (>= 0.5)
+ *   device_fault_latency     one isolated device fault (64-byte read of a
+ *                            host-resident page alone in its 2 MiB block) /
+ *                            one page memcpy()'d through the raw mapping
+ *   device_access_latency    one device access without a fault (same call)
+ *   cpu_faultback_latency    one isolated CPU read fault on a device-
+ *                            resident page / one page copied raw
+ *   oversub_sweep_2x         the device-access sweep over 2x the device's
+ *                            memory (steady state: every pass evicts and
+ *                            migrates) / the same sweep over half the
+ *                            device's memory starting host-resident (every
+ *                            page migrates once, no eviction)  (>= 0.5)
+ *   oversub_sweep_2x_vs_resident  the same / repeated sweeps that fit (all
+ *                            resident, no faults): informational
+ *
+ * The device: the smallest one (--backend pci|emulated: the smallest of that
+ * backend; --device N: that id). The oversubscription figures need a small
+ * device (the bench VM runs with --emulated 1 --emulated-mb 64); on a device
+ * larger than --max-oversub-mb (default 256) they are skipped.
+ *
+ * Output: one JSON object per line on stdout; diagnostics on stderr. Any
+ * failing ioctl ends the run with status 1.
+ *
+ * Usage: device_bench [--size MiB] [--reps N] [--device ID]
+ *                     [--backend pci|emulated] [--max-oversub-mb M]
+ */
+// BENCH-RUNS: "--size 16 --reps 5" "--backend pci --size 16 --reps 5 --max-oversub-mb 0"
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../include/uapi/uvm.h"
+
+#define MIB		(1024UL * 1024UL)
+#define BLOCK		(2 * MIB)
+#define TOUCH_BYTES	64
+#define MAX_REPS	31
+
+static size_t page_size;
+static int uvm_fd;
+static int dev_id;
+static char dev_desc[128];
+
+static void die(const char *what)
+{
+	fprintf(stderr, "device_bench: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+static void xioctl(unsigned long cmd, void *arg, const char *what)
+{
+	if (ioctl(uvm_fd, cmd, arg))
+		die(what);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return v[n / 2];
+}
+
+/*
+ * Raw copies through a mapping. Under TCG the speed of a copy depends on
+ * the instructions (glibc's vector loops, rep movsb and a plain 8-byte
+ * loop such as the kernel's memcpy differ by 2x and more), so raw is the
+ * fastest of the three, measured each time: the most demanding baseline.
+ */
+#define RAW_METHODS	3
+static const char *const raw_method[RAW_METHODS] = {
+	"memcpy", "rep movsb", "8-byte loop",
+};
+
+static void copy_method(int m, void *d, const void *s, size_t n)
+{
+	volatile uint64_t *dw = d;
+	const volatile uint64_t *sw = s;
+	size_t i;
+
+	switch (m) {
+	case 0:
+		memcpy(d, s, n);
+		break;
+	case 1:
+		asm volatile("rep movsb" : "+D"(d), "+S"(s), "+c"(n) : : "memory");
+		break;
+	default:
+		for (i = 0; i + 4 <= n / 8; i += 4) {
+			uint64_t a = sw[i], b = sw[i + 1], c = sw[i + 2],
+				 e = sw[i + 3];
+
+			dw[i] = a;
+			dw[i + 1] = b;
+			dw[i + 2] = c;
+			dw[i + 3] = e;
+		}
+		break;
+	}
+}
+
+/* Seconds of the fastest method; *best: its index. */
+static double raw_copy_secs(void *d, const void *s, size_t n, int *best)
+{
+	double tmin = 0;
+	int m;
+
+	*best = 0;
+	for (m = 0; m < RAW_METHODS; m++) {
+		double t = now();
+
+		copy_method(m, d, s, n);
+		t = now() - t;
+		if (!m || t < tmin) {
+			tmin = t;
+			*best = m;
+		}
+	}
+	return tmin;
+}
+
+static void report(const char *name, double value, const char *unit,
+		   const char *baseline, double base, const char *goal)
+{
+	printf("{\"name\":\"%s\",\"value\":%.6g,\"unit\":\"%s\",\"baseline\":\"%s\","
+	       "\"baseline_value\":%.6g,\"ratio\":%.4f,\"goal\":\"%s\"}\n",
+	       name, value, unit, baseline, base, value / base, goal);
+	fflush(stdout);
+}
+
+static void *map_managed(size_t len)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, uvm_fd, 0);
+
+	if (p == MAP_FAILED)
+		die("mmap /dev/uvm");
+	return p;
+}
+
+static void *map_anon(size_t len)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		die("mmap anonymous");
+	madvise(p, len, MADV_NOHUGEPAGE);
+	return p;
+}
+
+static void touch(char *p, size_t len, char v)
+{
+	size_t i;
+
+	for (i = 0; i < len; i += page_size)
+		p[i] = v;
+}
+
+static uint64_t stat_get(unsigned int stat)
+{
+	uint64_t v[UVM_STAT_COUNT] = { 0 };
+	struct uvm_stats a = {
+		.values = (uintptr_t)v, .count = UVM_STAT_COUNT,
+		.scope = UVM_STATS_VA_SPACE,
+	};
+
+	xioctl(UVM_IOCTL_STATS, &a, "UVM_IOCTL_STATS");
+	return v[stat];
+}
+
+static void prefetch(void *p, size_t len, uint32_t type, int32_t id)
+{
+	struct uvm_prefetch a = {
+		.addr = (uintptr_t)p, .length = len, .dst = { type, id },
+	};
+
+	xioctl(UVM_IOCTL_PREFETCH, &a, "UVM_IOCTL_PREFETCH");
+}
+
+static void to_dev(void *p, size_t len)
+{
+	prefetch(p, len, UVM_LOC_DEVICE, dev_id);
+}
+
+static void to_host(void *p, size_t len)
+{
+	prefetch(p, len, UVM_LOC_HOST_NUMA, 0);
+}
+
+/* --- the device-access sweep ------------------------------------------ */
+
+static struct uvm_access acc[UVM_ACCESS_MAX];
+static char acc_buf[UVM_ACCESS_MAX * TOUCH_BYTES];
+
+/*
+ * One 64-byte device read per page of [p, p + len), UVM_ACCESS_MAX
+ * accesses per call; returns seconds, adds the device faults to *faults.
+ */
+static double sweep(char *p, size_t len, uint64_t *faults)
+{
+	size_t npages = len / page_size, i = 0;
+	double t = now();
+
+	while (i < npages) {
+		struct uvm_device_access da = { .device = dev_id,
+						.accesses = (uintptr_t)acc };
+		unsigned int n = 0;
+
+		for (; i < npages && n < UVM_ACCESS_MAX; i++, n++) {
+			acc[n].addr = (uintptr_t)(p + i * page_size);
+			acc[n].length = TOUCH_BYTES;
+			acc[n].buf = (uintptr_t)(acc_buf + n * TOUCH_BYTES);
+			acc[n].type = UVM_ACCESS_READ;
+			acc[n].pad = 0;
+		}
+		da.count = n;
+		xioctl(UVM_IOCTL_DEVICE_ACCESS, &da, "UVM_IOCTL_DEVICE_ACCESS");
+		if (faults)
+			*faults += da.faults;
+	}
+	return now() - t;
+}
+
+static double access_one(char *p)
+{
+	struct uvm_access a = {
+		.addr = (uintptr_t)p, .length = TOUCH_BYTES,
+		.buf = (uintptr_t)acc_buf, .type = UVM_ACCESS_READ,
+	};
+	struct uvm_device_access da = { .device = dev_id, .count = 1,
+					.accesses = (uintptr_t)&a };
+	double t = now();
+
+	xioctl(UVM_IOCTL_DEVICE_ACCESS, &da, "UVM_IOCTL_DEVICE_ACCESS");
+	return now() - t;
+}
+
+/* --- raw: memcpy through the CPU mapping of the device's memory -------- */
+
+static char *raw_map(size_t len)
+{
+	char *r = map_managed(len);
+	uint64_t before = stat_get(UVM_STAT_CPU_DEVICE_MAPS);
+	struct uvm_advise a = {
+		.addr = (uintptr_t)r, .length = len,
+		.advice = UVM_ADVISE_SET_PREFERRED_LOCATION,
+		.loc = { UVM_LOC_DEVICE, dev_id },
+	};
+
+	xioctl(UVM_IOCTL_ADVISE, &a, "UVM_IOCTL_ADVISE");
+	to_dev(r, len);
+	touch(r, len, 1);
+	if (stat_get(UVM_STAT_CPU_DEVICE_MAPS) - before < len / page_size) {
+		fprintf(stderr, "device_bench: the CPU does not map device %d's "
+			"memory: no raw baseline\n", dev_id);
+		exit(1);
+	}
+	return r;
+}
+
+struct raw {
+	char *dev;		/* CPU mapping of device memory */
+	char *host;		/* anonymous, warm */
+	size_t len;
+};
+
+static int raw_best[2][RAW_METHODS];
+
+static double raw_copy(struct raw *r, int h2d)
+{
+	double t;
+	int m;
+
+	if (h2d)
+		t = raw_copy_secs(r->dev, r->host, r->len, &m);
+	else
+		t = raw_copy_secs(r->host, r->dev, r->len, &m);
+	raw_best[h2d][m]++;
+	return r->len / t / 1e9;
+}
+
+/* Seconds to copy one page through the raw mapping (median of @n pages). */
+static double raw_page(struct raw *r, int h2d, int n)
+{
+	double v[MAX_REPS];
+	int i, m;
+
+	if (n > MAX_REPS)
+		n = MAX_REPS;
+	for (i = 0; i < n; i++) {
+		size_t off = (size_t)(i * 37 % (r->len / page_size)) * page_size;
+
+		/* Both pages mapped and in the TLB: the copy alone. */
+		*(volatile char *)(r->dev + off);
+		*(volatile char *)(r->host + off);
+		if (h2d)
+			v[i] = raw_copy_secs(r->dev + off, r->host + off,
+					     page_size, &m);
+		else
+			v[i] = raw_copy_secs(r->host + off, r->dev + off,
+					     page_size, &m);
+	}
+	return median(v, n);
+}
+
+/* --- figures ----------------------------------------------------------- */
+
+static void bench_throughput(size_t len, int reps)
+{
+	double pf_h2d[MAX_REPS], pf_d2h[MAX_REPS], raw_h2d[MAX_REPS],
+	       raw_d2h[MAX_REPS], dfault[MAX_REPS], dres[MAX_REPS],
+	       cpu_fb[MAX_REPS], rh2d, rd2h;
+	struct raw r = { .len = len };
+	char *m = map_managed(len), *h = map_anon(len);
+	char base[256];
+	uint64_t faults = 0, d2h0;
+	int i;
+
+	r.dev = raw_map(len);
+	r.host = h;
+	touch(h, len, 2);
+	touch(m, len, 3);
+	for (i = 0; i < reps; i++) {
+		double t;
+
+		raw_h2d[i] = raw_copy(&r, 1);
+		raw_d2h[i] = raw_copy(&r, 0);
+
+		/* prefetch host -> device -> host */
+		t = now();
+		to_dev(m, len);
+		pf_h2d[i] = len / (now() - t) / 1e9;
+		t = now();
+		to_host(m, len);
+		pf_d2h[i] = len / (now() - t) / 1e9;
+
+		/* device faults over host-resident data, then resident */
+		faults = 0;
+		dfault[i] = len / sweep(m, len, &faults) / 1e9;
+		if (faults < len / page_size)
+			fprintf(stderr, "device_bench: sweep took %llu faults "
+				"for %zu pages\n", (unsigned long long)faults,
+				len / page_size);
+		faults = 0;
+		dres[i] = len / sweep(m, len, &faults) / 1e9;
+		if (faults)
+			fprintf(stderr, "device_bench: resident sweep took "
+				"%llu faults\n", (unsigned long long)faults);
+
+		/* CPU reads the device-resident range: fault-back */
+		d2h0 = stat_get(UVM_STAT_MIGRATE_D2H_PAGES);
+		t = now();
+		memcpy(h, m, len);
+		cpu_fb[i] = len / (now() - t) / 1e9;
+		if (stat_get(UVM_STAT_MIGRATE_D2H_PAGES) - d2h0 < len / page_size)
+			fprintf(stderr, "device_bench: CPU fault-back moved only "
+				"%llu pages\n", (unsigned long long)
+				(stat_get(UVM_STAT_MIGRATE_D2H_PAGES) - d2h0));
+		/* m is host-resident again for the next rep */
+	}
+	rh2d = median(raw_h2d, reps);
+	rd2h = median(raw_d2h, reps);
+	for (i = 0; i < RAW_METHODS; i++)
+		fprintf(stderr, "device_bench: raw %s fastest h2d %d, d2h %d "
+			"times\n", raw_method[i], raw_best[1][i], raw_best[0][i]);
+	snprintf(base, sizeof(base), "raw: fastest CPU copy host->device "
+		 "memory through its CPU mapping (%s)", dev_desc);
+	report("prefetch_h2d", median(pf_h2d, reps), "GB/s", base, rh2d, ">= 0.9");
+	report("device_fault_migrate", median(dfault, reps), "GB/s", base, rh2d,
+	       ">= 0.6");
+	snprintf(base, sizeof(base), "raw: fastest CPU copy device "
+		 "memory->host through its CPU mapping (%s)", dev_desc);
+	report("prefetch_d2h", median(pf_d2h, reps), "GB/s", base, rd2h, ">= 0.9");
+	report("cpu_faultback", median(cpu_fb, reps), "GB/s", base, rd2h, ">= 0.5");
+	report("device_access_resident", median(dres, reps), "GB/s", base, rd2h,
+	       "informational");
+
+	/* Latencies: one page alone in each 2 MiB block. */
+	{
+		int n = 31;
+		size_t vlen = n * BLOCK;
+		char *l = map_managed(vlen);
+		double df[MAX_REPS], da[MAX_REPS], cf[MAX_REPS], pg_h2d, pg_d2h;
+		volatile char sink;
+
+		for (i = 0; i < n; i++)
+			l[i * BLOCK] = 4;	/* host-resident, CPU-mapped */
+		for (i = 0; i < n; i++) {
+			df[i] = access_one(l + i * BLOCK);	/* device fault */
+			da[i] = access_one(l + i * BLOCK);	/* no fault */
+		}
+		for (i = 0; i < n; i++) {
+			double t = now();
+
+			sink = l[i * BLOCK];	/* CPU fault-back */
+			cf[i] = now() - t;
+		}
+		(void)sink;
+		pg_h2d = raw_page(&r, 1, n);
+		pg_d2h = raw_page(&r, 0, n);
+		snprintf(base, sizeof(base), "raw: one 4 KiB page copied host->"
+			 "device memory through its CPU mapping (%s)", dev_desc);
+		report("device_fault_latency", median(df, n) * 1e6, "us", base,
+		       pg_h2d * 1e6, "informational");
+		report("device_access_latency", median(da, n) * 1e6, "us", base,
+		       pg_h2d * 1e6, "informational");
+		snprintf(base, sizeof(base), "raw: one 4 KiB page copied device "
+			 "memory->host through its CPU mapping (%s)", dev_desc);
+		report("cpu_faultback_latency", median(cf, n) * 1e6, "us", base,
+		       pg_d2h * 1e6, "informational");
+		munmap(l, vlen);
+	}
+	munmap(m, len);
+	munmap(h, len);
+	munmap(r.dev, len);
+}
+
+static void bench_oversub(uint64_t dev_mem, int reps)
+{
+	size_t big = 2 * dev_mem, fit = dev_mem / 2;
+	double cold[MAX_REPS], warm[MAX_REPS], over[MAX_REPS];
+	uint64_t ev0, evb0, h2d0, rm0;
+	char base[256];
+	char *m;
+	int i, passes = reps < 3 ? 3 : reps;
+
+	/* Fits: each rep starts host-resident (every page migrates once),
+	 * then one more pass with everything resident.
+	 */
+	m = map_managed(fit);
+	touch(m, fit, 5);
+	for (i = 0; i < reps; i++) {
+		to_host(m, fit);
+		cold[i] = fit / sweep(m, fit, NULL) / 1e9;
+		warm[i] = fit / sweep(m, fit, NULL) / 1e9;
+	}
+	munmap(m, fit);
+
+	/* 2x: steady-state passes (the first one only fills the device). */
+	m = map_managed(big);
+	touch(m, big, 6);
+	sweep(m, big, NULL);
+	ev0 = stat_get(UVM_STAT_EVICTIONS);
+	evb0 = stat_get(UVM_STAT_EVICTED_BYTES);
+	h2d0 = stat_get(UVM_STAT_MIGRATE_H2D_BYTES);
+	rm0 = stat_get(UVM_STAT_REMOTE_MAPS);
+	for (i = 0; i < passes; i++)
+		over[i] = big / sweep(m, big, NULL) / 1e9;
+	fprintf(stderr, "device_bench: oversubscribed, %d steady passes of %zu "
+		"MiB: %llu evictions, %llu MiB evicted, %llu MiB migrated in, "
+		"%llu pages mapped remotely\n", passes, big >> 20,
+		(unsigned long long)(stat_get(UVM_STAT_EVICTIONS) - ev0),
+		(unsigned long long)((stat_get(UVM_STAT_EVICTED_BYTES) - evb0) >> 20),
+		(unsigned long long)((stat_get(UVM_STAT_MIGRATE_H2D_BYTES) - h2d0) >> 20),
+		(unsigned long long)(stat_get(UVM_STAT_REMOTE_MAPS) - rm0));
+	munmap(m, big);
+
+	snprintf(base, sizeof(base), "same sweep over %zu MiB (fits), starting "
+		 "host-resident (%s)", fit >> 20, dev_desc);
+	report("oversub_sweep_2x", median(over, passes), "GB/s", base,
+	       median(cold, reps), ">= 0.5");
+	snprintf(base, sizeof(base), "same sweep over %zu MiB (fits), all "
+		 "resident (%s)", fit >> 20, dev_desc);
+	report("oversub_sweep_2x_vs_resident", median(over, passes), "GB/s", base,
+	       median(warm, reps), "informational");
+}
+
+int main(int argc, char **argv)
+{
+	struct uvm_device_info info[UVM_MAX_DEVICES];
+	struct uvm_get_info gi = { .devices = (uintptr_t)info,
+				   .devices_count = UVM_MAX_DEVICES };
+	size_t len = 16 * MIB, warm_len;
+	unsigned int want_backend = 0, n, d;
+	uint64_t max_oversub = 256 * MIB, dev_mem = 0;
+	int reps = 5, want_dev = -1, i;
+	char *warm;
+
+	page_size = sysconf(_SC_PAGESIZE);
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--size") && i + 1 < argc)
+			len = strtoul(argv[++i], NULL, 0) * MIB;
+		else if (!strcmp(argv[i], "--reps") && i + 1 < argc)
+			reps = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--device") && i + 1 < argc)
+			want_dev = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--max-oversub-mb") && i + 1 < argc)
+			max_oversub = strtoull(argv[++i], NULL, 0) * MIB;
+		else if (!strcmp(argv[i], "--backend") && i + 1 < argc) {
+			i++;
+			want_backend = !strcmp(argv[i], "pci") ? UVM_BACKEND_PCI_BAR :
+				       !strcmp(argv[i], "emulated") ?
+				       UVM_BACKEND_EMULATED : 99;
+		} else {
+			fprintf(stderr, "usage: device_bench [--size MiB] [--reps N] "
+				"[--device ID] [--backend pci|emulated] "
+				"[--max-oversub-mb M]\n");
+			return 2;
+		}
+	}
+	if (reps < 1 || reps > MAX_REPS)
+		reps = 5;
+	if (!len)
+		len = 16 * MIB;
+	uvm_fd = open("/dev/uvm", O_RDWR | O_CLOEXEC);
+	if (uvm_fd < 0)
+		die("/dev/uvm");
+	xioctl(UVM_IOCTL_GET_INFO, &gi, "UVM_IOCTL_GET_INFO");
+	n = gi.num_devices < UVM_MAX_DEVICES ? gi.num_devices : UVM_MAX_DEVICES;
+	dev_id = -1;
+	for (d = 0; d < n; d++) {
+		if (want_dev >= 0 ? (int)info[d].id != want_dev :
+		    want_backend && info[d].backend != want_backend)
+			continue;
+		if (dev_id < 0 || info[d].mem_total < dev_mem) {
+			dev_id = info[d].id;
+			dev_mem = info[d].mem_total;
+			snprintf(dev_desc, sizeof(dev_desc), "device %u, %s, %llu MiB",
+				 info[d].id, info[d].backend == UVM_BACKEND_PCI_BAR ?
+				 "PCI BAR" : "emulated",
+				 (unsigned long long)(info[d].mem_total >> 20));
+		}
+	}
+	if (dev_id < 0) {
+		fprintf(stderr, "device_bench: no such device\n");
+		return 1;
+	}
+	/* The raw mapping and the measured range both live on the device. */
+	if (2 * len + 2 * MIB > dev_mem) {
+		len = (dev_mem / 4) & ~(MIB - 1);
+		fprintf(stderr, "device_bench: --size capped to %zu MiB\n", len >> 20);
+	}
+	fprintf(stderr, "device_bench: %s, %zu MiB, %d reps\n", dev_desc,
+		len >> 20, reps);
+
+	/* Back guest RAM on the host once so no figure pays for it. */
+	warm_len = 4 * len;
+	if (dev_mem <= max_oversub && 3 * dev_mem > warm_len)
+		warm_len = 3 * dev_mem;
+	warm = map_anon(warm_len);
+	touch(warm, warm_len, 1);
+	munmap(warm, warm_len);
+
+	bench_throughput(len, reps);
+	if (dev_mem <= max_oversub)
+		bench_oversub(dev_mem, reps);
+	else
+		fprintf(stderr, "device_bench: %s is larger than %llu MiB: no "
+			"oversubscription figures (run the VM with --emulated 1 "
+			"--emulated-mb 64)\n", dev_desc,
+			(unsigned long long)(max_oversub >> 20));
+	return 0;
+}

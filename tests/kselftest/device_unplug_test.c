@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unbinding a PCI device that holds managed data migrates the data home
+ * first: nothing is lost, and the device's id disappears from the device
+ * list. The device is bound again at the end. Group "device".
+ */
+#include <stdio.h>
+
+#include "kselftest_harness.h"
+#include "uvm_test_util.h"
+
+static int sysfs_write(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY), ok;
+
+	if (fd < 0)
+		return -errno;
+	ok = write(fd, val, strlen(val)) == (ssize_t)strlen(val);
+	close(fd);
+	return ok ? 0 : -errno;
+}
+
+TEST(unbind_migrates_managed_data_home)
+{
+	struct uvm_device_info info[UVM_MAX_DEVICES];
+	int fd = uvm_open(), n, i, dev = -1;
+	size_t len = 6 * MIB;
+	char bdf[32];
+	unsigned char *p;
+
+	ASSERT_LE(0, fd);
+	n = uvm_devices(fd, info, UVM_MAX_DEVICES);
+	for (i = 0; i < n; i++)
+		if (info[i].backend == UVM_BACKEND_PCI_BAR)
+			dev = i;
+	if (dev < 0)
+		SKIP(return, "no PCI device");
+	snprintf(bdf, sizeof(bdf), "%04x:%02x:%02x.%u", info[dev].pci_domain,
+		 info[dev].pci_bus, info[dev].pci_dev, info[dev].pci_func);
+	dev = info[dev].id;
+
+	p = uvm_map(fd, len);
+	ASSERT_NE(NULL, p);
+	uvm_fill(p, len, 77);
+	ASSERT_EQ(0, uvm_prefetch(fd, p, len, UVM_LOC_DEVICE, dev));
+	ASSERT_NE(0, uvm_res1(fd, p + MIB).devices_resident);
+
+	ASSERT_EQ(0, sysfs_write("/sys/bus/pci/drivers/uvm/unbind", bdf));
+	EXPECT_EQ(0, uvm_res1(fd, p + MIB).devices_resident);
+	EXPECT_LE(0, uvm_res1(fd, p + MIB).cpu_node);
+	EXPECT_EQ(0, uvm_check(p, len, 77));
+	EXPECT_EQ(-ENODEV, uvm_prefetch(fd, p, len, UVM_LOC_DEVICE, dev));
+
+	ASSERT_EQ(0, sysfs_write("/sys/bus/pci/drivers_probe", bdf));
+	EXPECT_EQ(n, uvm_devices(fd, info, UVM_MAX_DEVICES));
+	munmap(p, len);
+	close(fd);
+}
+
+TEST_HARNESS_MAIN
