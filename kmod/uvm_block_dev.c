@@ -277,10 +277,13 @@ static int block_copy_peer(struct uvm_block_dev *dst, struct uvm_block_dev *src,
 	return 0;
 }
 
-/* Host pages of @mask -> @bd's chunk, one batched backend call. */
-static int block_copy_host_to_dev(struct uvm_va_block *block,
-				  struct uvm_block_dev *bd,
-				  const unsigned long *mask)
+/*
+ * Host pages of @mask <-> @bd's chunk (@to_dev: host to device), one
+ * batched backend call with a segment per page.
+ */
+static int block_copy_host_dev(struct uvm_va_block *block,
+			       struct uvm_block_dev *bd,
+			       const unsigned long *mask, bool to_dev)
 {
 	struct uvm_copy_seg *segs;
 	unsigned int i, n = 0;
@@ -295,30 +298,7 @@ static int block_copy_host_to_dev(struct uvm_va_block *block,
 			.host = page_address(block->cpu_pages[i]),
 			.size = PAGE_SIZE,
 		};
-	ret = n ? uvm_dev_copy(bd->udev, segs, n, true) : 0;
-	kvfree(segs);
-	return ret;
-}
-
-/* @bd's chunk -> host pages of @mask (already allocated). */
-static int block_copy_dev_to_host(struct uvm_va_block *block,
-				  struct uvm_block_dev *bd,
-				  const unsigned long *mask)
-{
-	struct uvm_copy_seg *segs;
-	unsigned int i, n = 0;
-	int ret;
-
-	segs = kvmalloc_array(UVM_BLOCK_PAGES, sizeof(*segs), GFP_KERNEL);
-	if (!segs)
-		return -ENOMEM;
-	for_each_set_bit(i, mask, UVM_BLOCK_PAGES)
-		segs[n++] = (struct uvm_copy_seg){
-			.dev_offset = chunk_offset(bd, i),
-			.host = page_address(block->cpu_pages[i]),
-			.size = PAGE_SIZE,
-		};
-	ret = n ? uvm_dev_copy(bd->udev, segs, n, false) : 0;
+	ret = n ? uvm_dev_copy(bd->udev, segs, n, to_dev) : 0;
 	kvfree(segs);
 	return ret;
 }
@@ -496,7 +476,7 @@ static int block_fill_dev(struct uvm_va_block *block, struct uvm_block_dev *bd,
 		if (block->cpu_pages[i])
 			set_bit(i, run);
 	t0 = ktime_get_ns();
-	ret = block_copy_host_to_dev(block, bd, run);
+	ret = block_copy_host_dev(block, bd, run, true);
 	if (ret)
 		return ret;
 	delta->h2d_ns = ktime_get_ns() - t0;
@@ -601,7 +581,7 @@ int uvm_block_to_host_locked(struct uvm_va_block *block, int nid,
 		ret = block_alloc_host_pages(block, run, nid);
 		t0 = ktime_get_ns();
 		if (!ret)
-			ret = block_copy_dev_to_host(block, src, run);
+			ret = block_copy_host_dev(block, src, run, false);
 		if (ret) {
 			block_free_host_pages(block, run);
 			return ret;

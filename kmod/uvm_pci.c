@@ -93,42 +93,41 @@ static void bar_read(void *dst, const void __iomem *src, u64 n)
 		((u8 *)dst)[i] = readb(src + i);
 }
 
-static int uvm_pci_copy_to(struct uvm_device *udev,
-			   const struct uvm_copy_seg *segs, unsigned int nr)
+static int uvm_pci_copy(struct uvm_device *udev,
+			const struct uvm_copy_seg *segs, unsigned int nr,
+			bool to_dev)
 {
 	struct uvm_pci_device *upci = to_uvm_pci(udev);
+	void __iomem *bar;
 	unsigned int i;
 	u64 done, n;
 
 	for (i = 0; i < nr; i++) {
 		for (done = 0; done < segs[i].size; done += n) {
 			n = min_t(u64, segs[i].size - done, UVM_PCI_STEP);
-			bar_write(upci->bar_map + segs[i].dev_offset + done,
-				  segs[i].host + done, n);
-			cond_resched();
+			bar = upci->bar_map + segs[i].dev_offset + done;
+			if (to_dev)
+				bar_write(bar, segs[i].host + done, n);
+			else
+				bar_read(segs[i].host + done, bar, n);
 		}
+		cond_resched();
 	}
-	/* Drain the write-combining buffers before anyone looks. */
-	wmb();
+	if (to_dev)
+		wmb();	/* drain the write-combining buffers before anyone looks */
 	return 0;
+}
+
+static int uvm_pci_copy_to(struct uvm_device *udev,
+			   const struct uvm_copy_seg *segs, unsigned int nr)
+{
+	return uvm_pci_copy(udev, segs, nr, true);
 }
 
 static int uvm_pci_copy_from(struct uvm_device *udev,
 			     const struct uvm_copy_seg *segs, unsigned int nr)
 {
-	struct uvm_pci_device *upci = to_uvm_pci(udev);
-	unsigned int i;
-	u64 done, n;
-
-	for (i = 0; i < nr; i++) {
-		for (done = 0; done < segs[i].size; done += n) {
-			n = min_t(u64, segs[i].size - done, UVM_PCI_STEP);
-			bar_read(segs[i].host + done,
-				 upci->bar_map + segs[i].dev_offset + done, n);
-			cond_resched();
-		}
-	}
-	return 0;
+	return uvm_pci_copy(udev, segs, nr, false);
 }
 
 static int uvm_pci_fill(struct uvm_device *udev, u64 offset, u64 size,

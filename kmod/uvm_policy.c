@@ -85,6 +85,15 @@ static int policy_split(struct uvm_policy_map *map, unsigned long addr)
 	return 0;
 }
 
+/* Make [start, end) a run of whole extents. */
+static int policy_split_range(struct uvm_policy_map *map, unsigned long start,
+			      unsigned long end)
+{
+	int ret = policy_split(map, start);
+
+	return ret ?: policy_split(map, end);
+}
+
 static bool policy_equal(const struct uvm_policy *a, const struct uvm_policy *b)
 {
 	return uvm_loc_equal(&a->preferred, &b->preferred) &&
@@ -134,9 +143,7 @@ int uvm_policy_update(struct uvm_policy_map *map, unsigned long start,
 	unsigned long index = start;
 	int ret;
 
-	ret = policy_split(map, start);
-	if (!ret)
-		ret = policy_split(map, end);
+	ret = policy_split_range(map, start, end);
 	if (ret)
 		return ret;
 
@@ -168,9 +175,7 @@ int uvm_policy_remove(struct uvm_policy_map *map, unsigned long start,
 	unsigned long index = start;
 	int ret;
 
-	ret = policy_split(map, start);
-	if (!ret)
-		ret = policy_split(map, end);
+	ret = policy_split_range(map, start, end);
 	if (ret)
 		return ret;
 
