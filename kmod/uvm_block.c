@@ -200,6 +200,17 @@ void uvm_block_put_page(struct page *page)
 }
 
 /**
+ * uvm_block_put_pages() - free host pages of managed data in one batch.
+ * @pages: pages from uvm_block_alloc_page(s), no longer mapped.
+ * @n: how many.
+ */
+void uvm_block_put_pages(struct page **pages, unsigned int n)
+{
+	atomic_long_sub(n, &uvm_acct.pages);
+	release_pages(pages, n);
+}
+
+/**
  * uvm_block_zap_cpu_locked() - remove the CPU PTEs of pages [first, last].
  * @block: the block; caller holds @block->lock.
  * @first: first page index.
@@ -407,21 +418,15 @@ void uvm_block_release_range_locked(struct uvm_va_block *block,
 				    unsigned int first, unsigned int last)
 {
 	DECLARE_BITMAP(mask, UVM_BLOCK_PAGES);
-	unsigned int i, freed = 0;
+	unsigned int freed = block->nr_cpu_pages;
 
 	lockdep_assert_held(&block->lock);
 	bitmap_zero(mask, UVM_BLOCK_PAGES);
 	bitmap_set(mask, first, last - first + 1);
 	uvm_block_release_devs_locked(block, mask);
 	bitmap_clear(block->cpu_maps_dev, first, last - first + 1);
-	for (i = first; i <= last; i++) {
-		if (!block->cpu_pages[i])
-			continue;
-		uvm_block_put_page(block->cpu_pages[i]);
-		block->cpu_pages[i] = NULL;
-		block->nr_cpu_pages--;
-		freed++;
-	}
+	uvm_block_free_host_pages_locked(block, mask);
+	freed -= block->nr_cpu_pages;
 	bitmap_clear(block->cpu_mapped, first, last - first + 1);
 	bitmap_clear(block->cpu_writable, first, last - first + 1);
 	if (freed)

@@ -144,18 +144,16 @@ out_dst:
 	return ret;
 }
 
-static void block_dev_update_on_device(struct uvm_va_block *block,
-				       unsigned int i)
+/* on_device = the union of every device's resident pages. */
+static void block_update_on_device(struct uvm_va_block *block)
 {
 	unsigned int d;
 
-	for (d = 0; d < UVM_MAX_DEVICES; d++) {
-		if (block->dev[d] && test_bit(i, block->dev[d]->resident)) {
-			set_bit(i, block->on_device);
-			return;
-		}
-	}
-	clear_bit(i, block->on_device);
+	bitmap_zero(block->on_device, UVM_BLOCK_PAGES);
+	for (d = 0; d < UVM_MAX_DEVICES; d++)
+		if (block->dev[d])
+			bitmap_or(block->on_device, block->on_device,
+				  block->dev[d]->resident, UVM_BLOCK_PAGES);
 }
 
 /* Free the chunk when nothing is resident, the state when nothing maps. */
@@ -403,17 +401,32 @@ static void block_zap_host(struct uvm_va_block *block,
 void uvm_block_drop_host_locked(struct uvm_va_block *block,
 				const unsigned long *mask)
 {
-	unsigned int i;
-
 	lockdep_assert_held(&block->lock);
 	block_zap_host(block, mask);
+	uvm_block_free_host_pages_locked(block, mask);
+}
+
+/* Release the host pages of @mask (unmapped) in one batch. */
+void uvm_block_free_host_pages_locked(struct uvm_va_block *block,
+				      const unsigned long *mask)
+{
+	struct page *pages[64];
+	unsigned int i, n = 0;
+
+	lockdep_assert_held(&block->lock);
 	for_each_set_bit(i, mask, UVM_BLOCK_PAGES) {
 		if (!block->cpu_pages[i])
 			continue;
-		uvm_block_put_page(block->cpu_pages[i]);
+		pages[n++] = block->cpu_pages[i];
+		if (n == ARRAY_SIZE(pages)) {
+			uvm_block_put_pages(pages, n);
+			n = 0;
+		}
 		block->cpu_pages[i] = NULL;
 		block->nr_cpu_pages--;
 	}
+	if (n)
+		uvm_block_put_pages(pages, n);
 }
 
 /* Drop device @d's copies of @mask and every mapping of them. */
@@ -423,7 +436,6 @@ void uvm_block_drop_dev_locked(struct uvm_va_block *block, unsigned int d,
 	struct uvm_block_dev *bd = block->dev[d];
 	DECLARE_BITMAP(drop, UVM_BLOCK_PAGES);
 	DECLARE_BITMAP(cpu, UVM_BLOCK_PAGES);
-	unsigned int i;
 
 	lockdep_assert_held(&block->lock);
 	if (!bd || !bitmap_and(drop, mask, bd->resident, UVM_BLOCK_PAGES))
@@ -436,8 +448,7 @@ void uvm_block_drop_dev_locked(struct uvm_va_block *block, unsigned int d,
 	uvm_block_unmap_devices_locked(block, drop);
 	bd = block->dev[d];	/* unmapping may not free it: it has a chunk */
 	bitmap_andnot(bd->resident, bd->resident, drop, UVM_BLOCK_PAGES);
-	for_each_set_bit(i, drop, UVM_BLOCK_PAGES)
-		block_dev_update_on_device(block, i);
+	block_update_on_device(block);
 	block_dev_trim(block, d);
 }
 
@@ -510,7 +521,6 @@ int uvm_block_to_dev_locked(struct uvm_va_block *block,
 	DECLARE_BITMAP(move, UVM_BLOCK_PAGES);
 	struct uvm_counters_delta delta = { };
 	struct uvm_block_dev *bd;
-	unsigned int i;
 	int ret;
 
 	lockdep_assert_held(&block->lock);
@@ -533,8 +543,7 @@ int uvm_block_to_dev_locked(struct uvm_va_block *block,
 	}
 	bitmap_andnot(todo, mask, bd->resident, UVM_BLOCK_PAGES);
 	bitmap_or(bd->resident, bd->resident, todo, UVM_BLOCK_PAGES);
-	for_each_set_bit(i, todo, UVM_BLOCK_PAGES)
-		set_bit(i, block->on_device);
+	bitmap_or(block->on_device, block->on_device, todo, UVM_BLOCK_PAGES);
 
 	/* Moved (not duplicated) pages: drop the other copies. */
 	bitmap_andnot(move, mask, dup, UVM_BLOCK_PAGES);

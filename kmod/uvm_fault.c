@@ -214,6 +214,17 @@ static vm_fault_t fault_from_device(struct uvm_va_block *block,
 	return 0;
 }
 
+/* Bring the device-only pages of the block's part of @vma home at once. */
+static vm_fault_t fault_block_from_device(struct uvm_va_block *block,
+					  struct vm_area_struct *vma, int nid)
+{
+	unsigned long lo = max(vma->vm_start, block->start);
+	unsigned long hi = min(vma->vm_end, block->start + UVM_BLOCK_SIZE);
+
+	return fault_from_device(block, uvm_block_index(lo),
+				 uvm_block_index(hi - 1), nid);
+}
+
 static vm_fault_t block_cpu_fault(struct uvm_va_block *block,
 				  struct vm_fault *vmf,
 				  const struct uvm_policy *pol)
@@ -231,8 +242,8 @@ static vm_fault_t block_cpu_fault(struct uvm_va_block *block,
 		if (cpu_maps_device_memory(pol, bd))
 			ret = fault_map_device(block, vmf, bd, idx);
 		else
-			ret = fault_from_device(block, first, last,
-						cpu_fault_node(pol));
+			ret = fault_block_from_device(block, vmf->vma,
+						      cpu_fault_node(pol));
 		if (ret) {
 			mutex_unlock(&block->lock);
 			return ret;

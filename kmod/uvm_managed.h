@@ -164,6 +164,9 @@ int uvm_block_migrate_host_locked(struct uvm_va_block *block,
 void uvm_block_zap_cpu_locked(struct uvm_va_block *block, unsigned int first,
 			      unsigned int last);
 void uvm_block_put_page(struct page *page);
+void uvm_block_put_pages(struct page **pages, unsigned int n);
+void uvm_block_free_host_pages_locked(struct uvm_va_block *block,
+				      const unsigned long *mask);
 
 /* uvm_block_dev.c: device residency and device mappings of a block. */
 struct uvm_block_dev *uvm_block_dev_get_locked(struct uvm_va_block *block,
