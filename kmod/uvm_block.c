@@ -148,6 +148,7 @@ static struct page *alloc_split_best(int nid, unsigned int *order)
  * @nid: NUMA node (falls back to others).
  * @pages: out, @n pages.
  * @n: how many.
+ * @flags: UVM_ALLOC_THISNODE: never fall back to another node.
  *
  * Takes them as few high-order allocations split into pages (one
  * allocation and one memory-cgroup charge for a whole block instead of
@@ -156,7 +157,8 @@ static struct page *alloc_split_best(int nid, unsigned int *order)
  * Return: 0, or -ENOMEM with nothing allocated.
  */
 int uvm_block_alloc_pages(struct uvm_managed *mgd, int nid,
-			  struct page **pages, unsigned int n)
+			  struct page **pages, unsigned int n,
+			  unsigned int flags)
 {
 	unsigned int done = 0, order, i;
 	struct mem_cgroup *old;
@@ -170,7 +172,7 @@ int uvm_block_alloc_pages(struct uvm_managed *mgd, int nid,
 		if (!page) {
 			order = 0;
 			set_active_memcg(old);
-			page = uvm_block_alloc_page(mgd, nid, 0);
+			page = uvm_block_alloc_page(mgd, nid, flags);
 			old = set_active_memcg(mgd->memcg);
 			if (!page)
 				break;
@@ -290,17 +292,6 @@ int uvm_block_populate_mask_locked(struct uvm_va_block *block,
 	return 0;
 }
 
-/* Replace the host page at @i by @new: caller zapped and copied. */
-static void block_replace_page(struct uvm_va_block *block, unsigned int i,
-			       struct page *new)
-{
-	struct page *old = block->cpu_pages[i];
-
-	block->cpu_pages[i] = new;
-	unlock_page(old);
-	uvm_block_put_page(old);
-}
-
 /* Pages moved per pass: bounds the on-stack array of new pages. */
 #define UVM_MOVE_BATCH	64
 
@@ -312,31 +303,26 @@ static void block_replace_page(struct uvm_va_block *block, unsigned int i,
 static int block_move_run(struct uvm_va_block *block, unsigned int first,
 			  unsigned int last, int nid, u64 *copy_ns)
 {
-	struct page *new[UVM_MOVE_BATCH];
+	struct page *new[UVM_MOVE_BATCH], *old[UVM_MOVE_BATCH];
 	unsigned int i, n = last - first + 1;
 	u64 t0;
 
+	if (uvm_block_alloc_pages(block->mgd, nid, new, n, UVM_ALLOC_THISNODE))
+		return -ENOMEM;
 	for (i = 0; i < n; i++) {
-		new[i] = uvm_block_alloc_page(block->mgd, nid,
-					      UVM_ALLOC_THISNODE);
-		if (!new[i])
-			goto err_free_new;
+		old[i] = block->cpu_pages[first + i];
+		lock_page(old[i]);
 	}
-	for (i = first; i <= last; i++)
-		lock_page(block->cpu_pages[i]);
 	uvm_block_zap_cpu_locked(block, first, last);
 	t0 = ktime_get_ns();
 	for (i = 0; i < n; i++) {
-		copy_highpage(new[i], block->cpu_pages[first + i]);
-		block_replace_page(block, first + i, new[i]);
+		copy_highpage(new[i], old[i]);
+		block->cpu_pages[first + i] = new[i];
+		unlock_page(old[i]);
 	}
 	*copy_ns += ktime_get_ns() - t0;
+	uvm_block_put_pages(old, n);
 	return 0;
-
-err_free_new:
-	while (i--)
-		uvm_block_put_page(new[i]);
-	return -ENOMEM;
 }
 
 static bool block_page_needs_move(struct uvm_va_block *block, unsigned int i,

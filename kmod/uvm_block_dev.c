@@ -327,7 +327,7 @@ static int block_alloc_host_pages(struct uvm_va_block *block,
 	pages = kvmalloc_array(n, sizeof(*pages), GFP_KERNEL);
 	if (!pages)
 		return -ENOMEM;
-	ret = uvm_block_alloc_pages(block->mgd, nid, pages, n);
+	ret = uvm_block_alloc_pages(block->mgd, nid, pages, n, 0);
 	if (!ret) {
 		for_each_set_bit(i, mask, UVM_BLOCK_PAGES)
 			block->cpu_pages[i] = pages[k++];

@@ -209,7 +209,8 @@ void uvm_managed_punch(struct uvm_managed *mgd, unsigned long start,
 struct page *uvm_block_alloc_page(struct uvm_managed *mgd, int nid,
 				  unsigned int flags);
 int uvm_block_alloc_pages(struct uvm_managed *mgd, int nid,
-			  struct page **pages, unsigned int n);
+			  struct page **pages, unsigned int n,
+			  unsigned int flags);
 
 /* uvm_fault.c: CPU faults. */
 extern const struct vm_operations_struct uvm_vm_ops;
