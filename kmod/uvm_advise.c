@@ -259,6 +259,12 @@ int uvm_residency_ioctl(struct uvm_managed *mgd, struct uvm_residency *args)
 				      args->npages << PAGE_SHIFT, &start, &end);
 	if (ret)
 		return ret;
+	/* A bad range writes nothing (later blocks are re-checked: munmap). */
+	down_read(&mgd->lock);
+	ret = uvm_managed_covered_locked(mgd, start, end) ? 0 : -EINVAL;
+	up_read(&mgd->lock);
+	if (ret)
+		return ret;
 	buf = kvmalloc_array(UVM_BLOCK_PAGES, sizeof(*buf), GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
@@ -296,5 +302,51 @@ int uvm_stats_ioctl(struct uvm_managed *mgd, struct uvm_stats *args)
 	if (n && copy_to_user(uvals, vals, n * sizeof(*vals)))
 		return -EFAULT;
 	args->count = UVM_STAT_COUNT;
+	return 0;
+}
+
+static void summary_block(struct uvm_va_block *block,
+			  struct uvm_va_space_summary *sum)
+{
+	unsigned int i, d, nid;
+
+	mutex_lock(&block->lock);
+	for (i = 0; i < UVM_BLOCK_PAGES; i++) {
+		if (!block->cpu_pages[i])
+			continue;
+		nid = page_to_nid(block->cpu_pages[i]);
+		if (nid < UVM_SUMMARY_NODES)
+			sum->host_pages[nid]++;
+	}
+	for (d = 0; d < UVM_MAX_DEVICES; d++)
+		if (block->dev[d])
+			sum->device_pages[d] += bitmap_weight(block->dev[d]->resident,
+							      UVM_BLOCK_PAGES);
+	mutex_unlock(&block->lock);
+}
+
+/**
+ * uvm_va_space_summary_ioctl() - UVM_IOCTL_VA_SPACE_SUMMARY.
+ * @mgd: managed state.
+ * @args: the user's arguments.
+ *
+ * Return: 0 or -EINVAL for non-zero flags or pad.
+ */
+int uvm_va_space_summary_ioctl(struct uvm_managed *mgd,
+			       struct uvm_va_space_summary *args)
+{
+	struct uvm_policy_extent *ext;
+	struct uvm_va_block *block;
+	unsigned long index = 0;
+
+	if (args->flags || args->pad)
+		return -EINVAL;
+	memset(args, 0, sizeof(*args));
+	down_read(&mgd->lock);
+	mt_for_each(&mgd->policies.tree, ext, index, ULONG_MAX)
+		args->managed_pages += (ext->end - ext->start) >> PAGE_SHIFT;
+	xa_for_each(&mgd->blocks, index, block)
+		summary_block(block, args);
+	up_read(&mgd->lock);
 	return 0;
 }

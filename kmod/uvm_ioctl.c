@@ -56,6 +56,7 @@ union uvm_ioctl_args {
 	struct uvm_mem_counters mem_counters;
 	struct uvm_device_access device_access;
 	struct uvm_discard discard;
+	struct uvm_va_space_summary summary;
 };
 
 typedef int uvm_ioctl_fn(struct uvm_va_space *va_space, void *data);
@@ -160,6 +161,11 @@ static int uvm_managed_discard_ioctl(struct uvm_va_space *va_space, void *data)
 	return uvm_discard_ioctl(&va_space->mgd, data);
 }
 
+static int uvm_managed_summary_ioctl(struct uvm_va_space *va_space, void *data)
+{
+	return uvm_va_space_summary_ioctl(&va_space->mgd, data);
+}
+
 static const struct uvm_ioctl_desc uvm_ioctls[] = {
 	UVM_IOCTL_DEF(UVM_IOCTL_GET_INFO, uvm_module_get_info_ioctl, 0),
 	UVM_IOCTL_DEF(UVM_IOCTL_TEST_DEVMEM, uvm_test_devmem_ioctl,
@@ -172,6 +178,7 @@ static const struct uvm_ioctl_desc uvm_ioctls[] = {
 	UVM_IOCTL_DEF(UVM_IOCTL_DEVICE_ACCESS, uvm_managed_device_access_ioctl,
 		      0),
 	UVM_IOCTL_DEF(UVM_IOCTL_DISCARD, uvm_managed_discard_ioctl, 0),
+	UVM_IOCTL_DEF(UVM_IOCTL_VA_SPACE_SUMMARY, uvm_managed_summary_ioctl, 0),
 	UVM_IOCTL_DEF(UVM_IOCTL_ALLOC_DEVICE, uvm_alloc_device_ioctl, 0),
 	UVM_IOCTL_DEF(UVM_IOCTL_ALLOC_HOST, uvm_alloc_host_ioctl, 0),
 	UVM_IOCTL_DEF(UVM_IOCTL_FREE, uvm_free_ioctl, 0),

@@ -224,6 +224,8 @@ int uvm_range_attrs_ioctl(struct uvm_managed *mgd,
 int uvm_residency_ioctl(struct uvm_managed *mgd, struct uvm_residency *args);
 int uvm_stats_ioctl(struct uvm_managed *mgd, struct uvm_stats *args);
 int uvm_discard_ioctl(struct uvm_managed *mgd, struct uvm_discard *args);
+int uvm_va_space_summary_ioctl(struct uvm_managed *mgd,
+			       struct uvm_va_space_summary *args);
 
 /* Location checks shared by advise and prefetch (uvm_advise.c). */
 #define UVM_LOC_ALLOW(type)	(1U << (type))

@@ -212,6 +212,58 @@ static void text_proc(const struct ut_module *m, const struct ut_proc *p)
 	       p->uvm_files, dev, host, faults, maps);
 }
 
+/* Where each process's managed memory lives (pages, any copy counted). */
+static void text_residency(const struct ut_proc_list *l)
+{
+	unsigned int i, k;
+	const struct ut_proc *p;
+
+	printf("\nManaged memory by location (pages):\n");
+	for (i = 0; i < l->n; i++) {
+		p = &l->p[i];
+		if (!p->uvm_files)
+			continue;
+		if (p->summary_err) {
+			printf("  %-7d n/a (%s)\n", p->pid, strerror(-p->summary_err));
+			continue;
+		}
+		printf("  %-7d managed %llu", p->pid,
+		       (unsigned long long)p->managed_pages);
+		for (k = 0; k < UT_MAX_NODES; k++)
+			if (p->host_pages[k])
+				printf("  host N%u %llu", k,
+				       (unsigned long long)p->host_pages[k]);
+		for (k = 0; k < UVM_MAX_DEVICES; k++)
+			if (p->device_pages[k])
+				printf("  dev%u %llu", k,
+				       (unsigned long long)p->device_pages[k]);
+		putchar('\n');
+	}
+}
+
+/* "managed_pages", "resident_pages": {"host": {node: n}, "devices": {id: n}} */
+static void json_residency(const struct ut_proc *p)
+{
+	int n, first;
+
+	if (!p->uvm_files || p->summary_err) {
+		printf(",\"managed_pages\":null,\"resident_pages\":null");
+		return;
+	}
+	printf(",\"managed_pages\":%llu,\"resident_pages\":{\"host\":{",
+	       (unsigned long long)p->managed_pages);
+	for (n = 0, first = 1; n < UT_MAX_NODES; n++)
+		if (p->host_pages[n])
+			printf("%s\"%d\":%llu", first ? "" : ",", n,
+			       (unsigned long long)p->host_pages[n]), first = 0;
+	printf("},\"devices\":{");
+	for (n = 0, first = 1; n < UVM_MAX_DEVICES; n++)
+		if (p->device_pages[n])
+			printf("%s\"%d\":%llu", first ? "" : ",", n,
+			       (unsigned long long)p->device_pages[n]), first = 0;
+	printf("}}");
+}
+
 static void text_procs(const struct ut_module *m, const struct ut_proc_list *l)
 {
 	unsigned int i, nostats = 0;
@@ -230,7 +282,7 @@ static void text_procs(const struct ut_module *m, const struct ut_proc_list *l)
 		       "(run as root)\n");
 	if (l->hidden)
 		printf("  (%u processes not inspectable by this user)\n", l->hidden);
-	printf("  Device-resident pages per process: not reported by this module yet.\n");
+	text_residency(l);
 }
 
 static void text_stats(const struct smi_sample *s, const struct smi_sample *prev)
@@ -327,6 +379,7 @@ static void json_proc(const struct ut_module *m, const struct ut_proc *p)
 			printf("%s\"%d\":%llu", first ? "" : ",", n,
 			       (unsigned long long)p->mapped_pages[n]), first = 0;
 	putchar('}');
+	json_residency(p);
 	if (p->uvm_files && !p->stats_err) {
 		printf(",\"populated_minus_freed\":%llu,\"counters\":",
 		       (unsigned long long)ut_proc_pop_freed(p));

@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -45,7 +46,25 @@ static void read_comm(int pid, char *buf, size_t len)
 	fclose(f);
 }
 
-/* Add the VA-space counters of the target's file @tfd to @p. */
+/* Add where the managed memory of the VA space @fd lives to @p. */
+static void add_va_summary(struct ut_proc *p, int fd)
+{
+	struct uvm_va_space_summary s;
+	int i;
+
+	memset(&s, 0, sizeof(s));
+	if (ioctl(fd, UVM_IOCTL_VA_SPACE_SUMMARY, &s)) {
+		p->summary_err = -errno;
+		return;
+	}
+	p->managed_pages += s.managed_pages;
+	for (i = 0; i < UT_MAX_NODES && i < UVM_SUMMARY_NODES; i++)
+		p->host_pages[i] += s.host_pages[i];
+	for (i = 0; i < UVM_MAX_DEVICES; i++)
+		p->device_pages[i] += s.device_pages[i];
+}
+
+/* Add the VA-space counters and residency of the target's file @tfd. */
 static void add_va_stats(struct ut_proc *p, int pidfd, int tfd)
 {
 	uint64_t v[UT_MAX_STATS];
@@ -54,8 +73,10 @@ static void add_va_stats(struct ut_proc *p, int pidfd, int tfd)
 	fd = pidfd < 0 ? -1 : (int)syscall(SYS_pidfd_getfd, pidfd, tfd, 0);
 	if (fd < 0) {
 		p->stats_err = pidfd < 0 ? p->stats_err : -errno;
+		p->summary_err = p->stats_err;
 		return;
 	}
+	add_va_summary(p, fd);
 	n = ut_read_stats(fd, UVM_STATS_VA_SPACE, v, UT_MAX_STATS);
 	close(fd);
 	if (n < 0) {

@@ -23,6 +23,10 @@ struct ut_proc {
 	uint64_t stats[UT_MAX_STATS];
 	int maps_err;			/* 0, or -errno of reading numa_maps */
 	uint64_t mapped_pages[UT_MAX_NODES];	/* CPU-mapped managed pages per node */
+	int summary_err;		/* 0, or -errno of UVM_IOCTL_VA_SPACE_SUMMARY */
+	uint64_t managed_pages;		/* managed VA, summed over its VA spaces */
+	uint64_t host_pages[UT_MAX_NODES];	/* host copies per NUMA node */
+	uint64_t device_pages[UVM_MAX_DEVICES];	/* device copies per device id */
 };
 
 /** struct ut_proc_list - the result of one /proc scan. */

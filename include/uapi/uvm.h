@@ -405,6 +405,30 @@ struct uvm_discard {
 	__u32 pad;
 };
 
+/* NUMA nodes reported by struct uvm_va_space_summary. */
+#define UVM_SUMMARY_NODES		64
+
+/**
+ * struct uvm_va_space_summary - UVM_IOCTL_VA_SPACE_SUMMARY: where this VA
+ * space's managed memory lives, in pages.
+ *
+ * Counts only, no addresses: unlike the range ioctls, any holder of the file
+ * may ask (uvm-smi reads other processes' VA spaces through pidfd_getfd()).
+ * A read-duplicated page counts once per copy.
+ */
+struct uvm_va_space_summary {
+	/** @managed_pages: out, pages of managed VA (populated or not). */
+	__u64 managed_pages;
+	/** @host_pages: out, host copies per NUMA node (nodes >= 64: not counted). */
+	__u64 host_pages[UVM_SUMMARY_NODES];
+	/** @device_pages: out, device copies per device id. */
+	__u64 device_pages[UVM_MAX_DEVICES];
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/** @pad: must be zero. */
+	__u32 pad;
+};
+
 #define UVM_IOCTL_PREFETCH		_IOW(UVM_IOCTL_BASE, 0x81, struct uvm_prefetch)
 #define UVM_IOCTL_ADVISE		_IOW(UVM_IOCTL_BASE, 0x82, struct uvm_advise)
 #define UVM_IOCTL_RANGE_ATTRS		_IOWR(UVM_IOCTL_BASE, 0x83, struct uvm_range_attrs)
@@ -412,6 +436,7 @@ struct uvm_discard {
 #define UVM_IOCTL_STATS			_IOWR(UVM_IOCTL_BASE, 0x85, struct uvm_stats)
 #define UVM_IOCTL_DEVICE_ACCESS		_IOWR(UVM_IOCTL_BASE, 0x86, struct uvm_device_access)
 #define UVM_IOCTL_DISCARD		_IOW(UVM_IOCTL_BASE, 0x87, struct uvm_discard)
+#define UVM_IOCTL_VA_SPACE_SUMMARY	_IOWR(UVM_IOCTL_BASE, 0x88, struct uvm_va_space_summary)
 
 /*
  * Device allocations, pinned and registered host memory, copies and sets

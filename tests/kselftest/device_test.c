@@ -438,4 +438,50 @@ TEST_F(dev, munmap_invalidates_device_mappings)
 	EXPECT_EQ(-EINVAL, uvm_dev_read(self->fd, self->a, p, 16, buf));
 }
 
+static int summary(int fd, struct uvm_va_space_summary *s)
+{
+	memset(s, 0, sizeof(*s));
+	return uvm_ioctl(fd, UVM_IOCTL_VA_SPACE_SUMMARY, s);
+}
+
+TEST_F(dev, va_space_summary_counts_pages_by_location)
+{
+	struct uvm_va_space_summary s;
+	size_t len = 4 * MIB;
+	unsigned char *p = uvm_map(self->fd, len);
+	uint64_t host = 0;
+	int n, status;
+	pid_t pid;
+
+	ASSERT_NE(NULL, p);
+	memset(p, 1, len);
+	ASSERT_EQ(0, uvm_prefetch(self->fd, p, 2 * MIB, UVM_LOC_DEVICE, self->a));
+	ASSERT_EQ(0, summary(self->fd, &s));
+	EXPECT_EQ(len / PAGE, s.managed_pages);
+	for (n = 0; n < UVM_SUMMARY_NODES; n++)
+		host += s.host_pages[n];
+	EXPECT_EQ(2 * MIB / PAGE, host);
+	EXPECT_EQ(2 * MIB / PAGE, s.device_pages[self->a]);
+	EXPECT_EQ(0, s.device_pages[self->b]);
+
+	/* Counts only: another process holding the file may read them. */
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct uvm_va_space_summary c;
+
+		_exit(summary(self->fd, &c) || c.device_pages[self->a] !=
+		      2 * MIB / PAGE ? 1 : 0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+
+	s.flags = 1;
+	EXPECT_EQ(-EINVAL, uvm_ioctl(self->fd, UVM_IOCTL_VA_SPACE_SUMMARY, &s));
+	memset(&s, 0, sizeof(s));
+	s.pad = 1;
+	EXPECT_EQ(-EINVAL, uvm_ioctl(self->fd, UVM_IOCTL_VA_SPACE_SUMMARY, &s));
+	munmap(p, len);
+}
+
 TEST_HARNESS_MAIN

@@ -205,7 +205,7 @@ TEST_F(bad, attrs_flags_and_unmanaged)
 
 TEST_F(bad, residency_bad_input)
 {
-	struct uvm_page_residency r[2];
+	struct uvm_page_residency r[64];
 	struct uvm_residency a = {
 		.addr = (uintptr_t)self->p, .npages = 1, .pages = (uintptr_t)r,
 	};
@@ -220,8 +220,10 @@ TEST_F(bad, residency_bad_input)
 	EXPECT_EQ(-EINVAL, uvm_ioctl(self->fd, UVM_IOCTL_RESIDENCY, &a));
 	a.npages = (1 << 20) + 1;
 	EXPECT_EQ(-EINVAL, uvm_ioctl(self->fd, UVM_IOCTL_RESIDENCY, &a));
-	a.npages = 17;
+	a.npages = 17;		/* one page past the mapping: nothing written */
+	memset(r, 0x5a, sizeof(r));
 	EXPECT_EQ(-EINVAL, uvm_ioctl(self->fd, UVM_IOCTL_RESIDENCY, &a));
+	EXPECT_EQ(0x5a5a5a5a, (uint32_t)r[0].flags);
 	a.npages = 1;
 	a.pages = 16;
 	EXPECT_EQ(-EFAULT, uvm_ioctl(self->fd, UVM_IOCTL_RESIDENCY, &a));

@@ -11,6 +11,7 @@
 #include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
