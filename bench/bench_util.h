@@ -4,8 +4,8 @@
  * fatal ioctl errors, and the raw copy baseline (the fastest of three copy
  * loops, measured each time).
  *
- * Each benchmark defines BENCH_NAME and the globals uvm_fd before
- * including this file.
+ * Each benchmark defines BENCH_NAME and the globals uvm_fd, dev_id and
+ * dev_desc[] before including this file.
  */
 #ifndef BENCH_UTIL_H
 #define BENCH_UTIL_H
@@ -99,6 +99,56 @@ static double raw_copy_secs(void *d, const void *s, size_t n, int *best)
 		}
 	}
 	return tmin;
+}
+
+/*
+ * Open /dev/uvm (uvm_fd) and pick the smallest device with id @want_dev
+ * (-1: any) and backend @want_backend (0: any): sets dev_id and dev_desc.
+ * Returns its memory size; exits with 1 if there is none.
+ */
+static uint64_t bench_pick_device(int want_dev, unsigned int want_backend)
+{
+	struct uvm_device_info info[UVM_MAX_DEVICES];
+	struct uvm_get_info gi = { .devices = (uintptr_t)info,
+				   .devices_count = UVM_MAX_DEVICES };
+	uint64_t dev_mem = 0;
+	unsigned int n, d;
+
+	uvm_fd = open("/dev/uvm", O_RDWR | O_CLOEXEC);
+	if (uvm_fd < 0)
+		die("/dev/uvm");
+	xioctl(UVM_IOCTL_GET_INFO, &gi, "UVM_IOCTL_GET_INFO");
+	n = gi.num_devices < UVM_MAX_DEVICES ? gi.num_devices : UVM_MAX_DEVICES;
+	dev_id = -1;
+	for (d = 0; d < n; d++) {
+		if (want_dev >= 0 ? (int)info[d].id != want_dev :
+		    want_backend && info[d].backend != want_backend)
+			continue;
+		if (dev_id < 0 || info[d].mem_total < dev_mem) {
+			dev_id = info[d].id;
+			dev_mem = info[d].mem_total;
+			snprintf(dev_desc, sizeof(dev_desc), "device %u, %s, %llu MiB",
+				 info[d].id, info[d].backend == UVM_BACKEND_PCI_BAR ?
+				 "PCI BAR" : "emulated",
+				 (unsigned long long)(info[d].mem_total >> 20));
+		}
+	}
+	if (dev_id < 0) {
+		fprintf(stderr, "%s: no such device\n", BENCH_NAME);
+		exit(1);
+	}
+	return dev_mem;
+}
+
+/* Both the raw mapping and the measured range live on the device. */
+static size_t bench_cap_len(size_t len, uint64_t dev_mem)
+{
+	if (2 * len + 2 * MIB > dev_mem) {
+		len = (dev_mem / 4) & ~(MIB - 1);
+		fprintf(stderr, "%s: --size capped to %zu MiB\n", BENCH_NAME,
+			len >> 20);
+	}
+	return len;
 }
 
 #endif /* BENCH_UTIL_H */

@@ -345,11 +345,8 @@ static void bench(size_t len, int reps)
 
 int main(int argc, char **argv)
 {
-	struct uvm_device_info info[UVM_MAX_DEVICES];
-	struct uvm_get_info gi = { .devices = (uintptr_t)info,
-				   .devices_count = UVM_MAX_DEVICES };
 	size_t len = 16 * MIB;
-	unsigned int want_backend = 0, n, d;
+	unsigned int want_backend = 0;
 	uint64_t dev_mem = 0;
 	int reps = 5, want_dev = -1, i;
 	char *warm;
@@ -377,34 +374,8 @@ int main(int argc, char **argv)
 		reps = 5;
 	if (!len)
 		len = 16 * MIB;
-	uvm_fd = open("/dev/uvm", O_RDWR | O_CLOEXEC);
-	if (uvm_fd < 0)
-		die("/dev/uvm");
-	xioctl(UVM_IOCTL_GET_INFO, &gi, "UVM_IOCTL_GET_INFO");
-	n = gi.num_devices < UVM_MAX_DEVICES ? gi.num_devices : UVM_MAX_DEVICES;
-	dev_id = -1;
-	for (d = 0; d < n; d++) {
-		if (want_dev >= 0 ? (int)info[d].id != want_dev :
-		    want_backend && info[d].backend != want_backend)
-			continue;
-		if (dev_id < 0 || info[d].mem_total < dev_mem) {
-			dev_id = info[d].id;
-			dev_mem = info[d].mem_total;
-			snprintf(dev_desc, sizeof(dev_desc), "device %u, %s, %llu MiB",
-				 info[d].id, info[d].backend == UVM_BACKEND_PCI_BAR ?
-				 "PCI BAR" : "emulated",
-				 (unsigned long long)(info[d].mem_total >> 20));
-		}
-	}
-	if (dev_id < 0) {
-		fprintf(stderr, "copy_bench: no such device\n");
-		return 1;
-	}
-	/* The raw mapping and the device allocation both live on the device. */
-	if (2 * len + 2 * MIB > dev_mem) {
-		len = (dev_mem / 4) & ~(MIB - 1);
-		fprintf(stderr, "copy_bench: --size capped to %zu MiB\n", len >> 20);
-	}
+	dev_mem = bench_pick_device(want_dev, want_backend);
+	len = bench_cap_len(len, dev_mem);
 	fprintf(stderr, "copy_bench: %s, %zu MiB, %d reps\n", dev_desc,
 		len >> 20, reps);
 
