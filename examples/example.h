@@ -153,6 +153,24 @@ static inline void ex_smi(void)
 		printf("   (uvm-smi not available)\n");
 }
 
+/*
+ * uvm-smi without its counter sections (the steps print counter deltas):
+ * devices with memory used, the processes and where their memory lives.
+ */
+static inline void ex_smi_brief(void)
+{
+	const char *smi = getenv("UVM_SMI");
+	char cmd[512];
+
+	snprintf(cmd, sizeof(cmd),
+		 "%s 2>&1 | awk '/^Device counters|^Counters/ { skip = 1; next }"
+		 " /^Processes:|^Managed memory/ { skip = 0 } !skip && NF'"
+		 " | sed 's/^/   | /'", smi ? smi : "uvm-smi");
+	fflush(stdout);
+	if (system(cmd) != 0)
+		printf("   (uvm-smi not available)\n");
+}
+
 static inline double ex_now(void)
 {
 	struct timespec ts;

@@ -10,7 +10,8 @@
  * duplication, oversubscription of device 0, discard. A step the module
  * does not support yet prints "(not yet supported by this module)" (the
  * runtime returned cudaErrorNotSupported) and the walk goes on.
- * Set UVM_SMI to the uvm-smi binary to see it between steps.
+ * Set UVM_SMI to the uvm-smi binary: it is shown after every step (devices,
+ * processes and where their memory lives) and in full at the start and end.
  */
 #include "example.h"
 
@@ -25,6 +26,7 @@ static void show(const char *label, const void *p, size_t len)
 {
 	ex_where(label, p, len);
 	ex_counters(ctr);
+	ex_smi_brief();
 }
 
 static void cpu_touch(char *p, size_t len)
