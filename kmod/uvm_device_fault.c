@@ -25,6 +25,7 @@
 #include "uvm_device.h"
 #include "uvm_device_fault.h"
 #include "uvm_managed.h"
+#include "uvm_trace.h"
 
 enum fault_action {
 	FAULT_DUP,
@@ -117,12 +118,15 @@ static int fault_map_remote(struct uvm_va_block *block, struct uvm_device *udev,
 	for_each_set_bit(i, mask, UVM_BLOCK_PAGES) {
 		bool w = test_bit(i, write) && page_copies(block, i) == 1;
 
+		u8 t = remote_target(block, i);
+
 		bitmap_zero(one, UVM_BLOCK_PAGES);
 		set_bit(i, one);
-		ret = uvm_block_map_dev_locked(block, udev, one,
-					       remote_target(block, i), w);
+		ret = uvm_block_map_dev_locked(block, udev, one, t, w);
 		if (ret)
 			return ret;
+		trace_uvm_remote_map(block->start + ((unsigned long)i << PAGE_SHIFT),
+				     1, udev->id, t == UVM_MAP_HOST ? -1 : t);
 	}
 	uvm_count_dev(block->mgd, udev, UVM_STAT_REMOTE_MAPS,
 		      bitmap_weight(mask, UVM_BLOCK_PAGES));
@@ -152,6 +156,9 @@ static int fault_migrate(struct uvm_va_block *block, struct uvm_device *udev,
 		return ret;
 	uvm_count(block->mgd, UVM_STAT_READ_DUP_COLLAPSES,
 		  bitmap_weight(coll, UVM_BLOCK_PAGES));
+	if (!bitmap_empty(coll, UVM_BLOCK_PAGES))
+		trace_uvm_read_dup(block->start, bitmap_weight(coll, UVM_BLOCK_PAGES),
+				   udev->id, true);
 	return uvm_block_map_dev_locked(block, udev, mask, udev->id, true);
 }
 
@@ -175,6 +182,7 @@ static int fault_dup(struct uvm_va_block *block, struct uvm_device *udev,
 	if (ret)
 		return ret;
 	uvm_count_dev(block->mgd, udev, UVM_STAT_READ_DUP_COPIES, new);
+	trace_uvm_read_dup(block->start, new, udev->id, false);
 	return uvm_block_map_dev_locked(block, udev, mask, udev->id, false);
 }
 

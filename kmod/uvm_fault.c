@@ -211,6 +211,9 @@ static vm_fault_t fault_from_device(struct uvm_va_block *block,
 		return VM_FAULT_SIGBUS;
 	uvm_count(block->mgd, UVM_STAT_READ_DUP_COPIES,
 		  bitmap_weight(dup, UVM_BLOCK_PAGES));
+	if (!bitmap_empty(dup, UVM_BLOCK_PAGES))
+		trace_uvm_read_dup(block->start, bitmap_weight(dup, UVM_BLOCK_PAGES),
+				   -1, false);
 	return 0;
 }
 
@@ -311,6 +314,8 @@ static void block_collapse_to_cpu(struct uvm_va_block *block, unsigned int idx)
 	set_bit(idx, mask);
 	uvm_block_release_devs_locked(block, mask);
 	uvm_count(block->mgd, UVM_STAT_READ_DUP_COLLAPSES, 1);
+	trace_uvm_read_dup(block->start + ((unsigned long)idx << PAGE_SHIFT), 1,
+			   -1, true);
 }
 
 static vm_fault_t uvm_vm_page_mkwrite(struct vm_fault *vmf)

@@ -22,6 +22,7 @@
  * optionally prefetches the range afterwards.
  */
 #include <linux/sched/signal.h>
+#include <linux/timekeeping.h>
 #include <linux/topology.h>
 
 #include "uvm_device.h"
@@ -134,6 +135,7 @@ static int prefetch_range(struct uvm_managed *mgd, unsigned long start,
 static int prefetch_locked_range(struct uvm_managed *mgd, unsigned long start,
 				 unsigned long end, const struct uvm_loc *dst)
 {
+	u64 t0;
 	int ret;
 
 	down_write(&mgd->lock);
@@ -149,8 +151,11 @@ static int prefetch_locked_range(struct uvm_managed *mgd, unsigned long start,
 	}
 	uvm_count(mgd, UVM_STAT_PREFETCHES, 1);
 	downgrade_write(&mgd->lock);
+	t0 = ktime_get_ns();
 	ret = prefetch_range(mgd, start, end, dst);
 	up_read(&mgd->lock);
+	trace_uvm_prefetch(start, end - start, dst->type, dst->id,
+			   ktime_get_ns() - t0);
 	return ret;
 }
 
@@ -216,6 +221,7 @@ static int discard_range(struct uvm_managed *mgd, unsigned long start,
 	}
 	up_read(&mgd->lock);
 	uvm_count(mgd, UVM_STAT_DISCARDED_PAGES, n);
+	trace_uvm_discard(start, n);
 	return 0;
 }
 

@@ -121,6 +121,86 @@ TRACE_EVENT(uvm_evict,
 		      __entry->device, __entry->duration_ns)
 );
 
+/* A prefetch request (recorded before data moves); duration: the move. */
+TRACE_EVENT(uvm_prefetch,
+	    TP_PROTO(unsigned long addr, unsigned long length, u32 type, s32 id,
+		     u64 duration_ns),
+	    TP_ARGS(addr, length, type, id, duration_ns),
+	    TP_STRUCT__entry(__field(pid_t, pid)
+			     __field(unsigned long, addr)
+			     __field(unsigned long, length)
+			     __field(u32, type)
+			     __field(s32, id)
+			     __field(u64, duration_ns)),
+	    TP_fast_assign(__entry->pid = current->tgid;
+			   __entry->addr = addr;
+			   __entry->length = length;
+			   __entry->type = type;
+			   __entry->id = id;
+			   __entry->duration_ns = duration_ns;),
+	    TP_printk("pid=%d addr=0x%lx length=%lu type=%u id=%d duration_ns=%llu",
+		      __entry->pid, __entry->addr, __entry->length,
+		      __entry->type, __entry->id, __entry->duration_ns)
+);
+
+/* Pages whose contents a discard dropped. */
+TRACE_EVENT(uvm_discard,
+	    TP_PROTO(unsigned long addr, unsigned long npages),
+	    TP_ARGS(addr, npages),
+	    TP_STRUCT__entry(__field(pid_t, pid)
+			     __field(unsigned long, addr)
+			     __field(unsigned long, npages)),
+	    TP_fast_assign(__entry->pid = current->tgid;
+			   __entry->addr = addr;
+			   __entry->npages = npages;),
+	    TP_printk("pid=%d addr=0x%lx npages=%lu", __entry->pid,
+		      __entry->addr, __entry->npages)
+);
+
+/*
+ * Read duplication: @collapse 0: read-only copies made on @device (-1: the
+ * host); 1: the copies of pages collapsed to @device (-1: the host) on a
+ * write.
+ */
+TRACE_EVENT(uvm_read_dup,
+	    TP_PROTO(unsigned long addr, unsigned int npages, int device,
+		     bool collapse),
+	    TP_ARGS(addr, npages, device, collapse),
+	    TP_STRUCT__entry(__field(pid_t, pid)
+			     __field(unsigned long, addr)
+			     __field(unsigned int, npages)
+			     __field(int, device)
+			     __field(bool, collapse)),
+	    TP_fast_assign(__entry->pid = current->tgid;
+			   __entry->addr = addr;
+			   __entry->npages = npages;
+			   __entry->device = device;
+			   __entry->collapse = collapse;),
+	    TP_printk("pid=%d addr=0x%lx npages=%u device=%d collapse=%d",
+		      __entry->pid, __entry->addr, __entry->npages,
+		      __entry->device, __entry->collapse)
+);
+
+/* Pages @device mapped remotely: @target a device id, or -1: host memory. */
+TRACE_EVENT(uvm_remote_map,
+	    TP_PROTO(unsigned long addr, unsigned int npages, u32 device,
+		     int target),
+	    TP_ARGS(addr, npages, device, target),
+	    TP_STRUCT__entry(__field(pid_t, pid)
+			     __field(unsigned long, addr)
+			     __field(unsigned int, npages)
+			     __field(u32, device)
+			     __field(int, target)),
+	    TP_fast_assign(__entry->pid = current->tgid;
+			   __entry->addr = addr;
+			   __entry->npages = npages;
+			   __entry->device = device;
+			   __entry->target = target;),
+	    TP_printk("pid=%d addr=0x%lx npages=%u device=%u target=%d",
+		      __entry->pid, __entry->addr, __entry->npages,
+		      __entry->device, __entry->target)
+);
+
 #endif /* _UVM_TRACE_H_ */
 
 #undef TRACE_INCLUDE_PATH

@@ -334,4 +334,76 @@ TEST_F(tr, prefetch_to_device_migrates)
 	munmap(p, len);
 }
 
+/* The first line of event @name for our pid and @addr; NULL if none. */
+static const char *event_line(const char *trace, const char *name,
+			      unsigned long addr)
+{
+	char tag[64], a[32];
+	const char *l = trace, *e, *nl;
+
+	snprintf(tag, sizeof(tag), " %s:", name);
+	snprintf(a, sizeof(a), " addr=0x%lx", addr);
+	for (; l && *l; l = nl ? nl + 1 : NULL) {
+		nl = strchr(l, '\n');
+		e = strstr(l, tag);
+		if (!e || (nl && e > nl))
+			continue;
+		if (field(e, "pid", 10) != getpid())
+			continue;
+		e = strstr(e, a);
+		if (e && (!nl || e < nl))
+			return l;
+	}
+	return NULL;
+}
+
+/* Prefetch, read duplication (copy and collapse), remote map, discard. */
+TEST_F(tr, policy_events_fire)
+{
+	unsigned char *p = uvm_map(self->fd, 2 * MIB), buf[64];
+	const char *l;
+	int dev = uvm_find_device(self->fd, 0, 0);
+
+	ASSERT_NE(NULL, p);
+	if (dev < 0)
+		SKIP(return, "needs a device");
+	ASSERT_EQ(0, uvm_prefetch(self->fd, p, PAGE, UVM_LOC_HOST_NUMA, 0));
+	/* Read-mostly page: a device read copies, a CPU write collapses. */
+	ASSERT_EQ(0, uvm_advise(self->fd, p, PAGE, UVM_ADVISE_SET_READ_MOSTLY, 0, 0));
+	p[0] = 1;
+	ASSERT_EQ(0, uvm_dev_read(self->fd, dev, p, 64, buf));
+	p[1] = 2;
+	/* Accessed-by page: the device maps the host page remotely. */
+	ASSERT_EQ(0, uvm_advise(self->fd, p + MIB, PAGE, UVM_ADVISE_SET_ACCESSED_BY,
+				UVM_LOC_DEVICE, dev));
+	p[MIB] = 3;
+	ASSERT_EQ(0, uvm_dev_read(self->fd, dev, p + MIB, 64, buf));
+	ASSERT_EQ(0, uvm_discard(self->fd, p + MIB, PAGE, 0, 0, 0));
+	self->trace = stop_and_read();
+	ASSERT_NE(NULL, self->trace);
+
+	l = event_line(self->trace, "uvm_prefetch", (unsigned long)p);
+	ASSERT_NE(NULL, l);
+	EXPECT_EQ(PAGE, field(strstr(l, "uvm_prefetch"), "length", 10));
+	EXPECT_EQ(UVM_LOC_HOST_NUMA, field(strstr(l, "uvm_prefetch"), "type", 10));
+	EXPECT_LE(0, field(strstr(l, "uvm_prefetch"), "duration_ns", 10));
+
+	l = event_line(self->trace, "uvm_read_dup", (unsigned long)p);
+	ASSERT_NE(NULL, l) TH_LOG("no uvm_read_dup copy");
+	EXPECT_EQ(dev, field(strstr(l, "uvm_read_dup"), "device", 10));
+	EXPECT_EQ(0, field(strstr(l, "uvm_read_dup"), "collapse", 10));
+	l = strstr(self->trace, "collapse=1");
+	EXPECT_NE(NULL, l) TH_LOG("no uvm_read_dup collapse");
+
+	l = event_line(self->trace, "uvm_remote_map", (unsigned long)p + MIB);
+	ASSERT_NE(NULL, l);
+	EXPECT_EQ(dev, field(strstr(l, "uvm_remote_map"), "device", 10));
+	EXPECT_EQ(-1, field(strstr(l, "uvm_remote_map"), "target", 10));
+
+	l = event_line(self->trace, "uvm_discard", (unsigned long)p + MIB);
+	ASSERT_NE(NULL, l);
+	EXPECT_EQ(1, field(strstr(l, "uvm_discard"), "npages", 10));
+	munmap(p, 2 * MIB);
+}
+
 TEST_HARNESS_MAIN
