@@ -1,28 +1,29 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * bench_util.h - what the device-side benchmarks share: timing, medians,
- * fatal ioctl errors, and the raw copy baseline (the fastest of three copy
+ * bench_util.h - what the benchmarks share: timing, medians, fatal errors,
+ * the JSON line of one figure, mappings, counters; with BENCH_DEVICE also
+ * device selection and the raw copy baseline (the fastest of three copy
  * loops, measured each time).
  *
- * Each benchmark defines BENCH_NAME and the globals uvm_fd, dev_id and
- * dev_desc[] before including this file.
+ * Each benchmark defines BENCH_NAME and the globals page_size and uvm_fd
+ * (with BENCH_DEVICE also dev_id and dev_desc[]) before including it.
  */
 #ifndef BENCH_UTIL_H
 #define BENCH_UTIL_H
 
-static void die(const char *what)
+static inline void die(const char *what)
 {
 	fprintf(stderr, "%s: %s: %s\n", BENCH_NAME, what, strerror(errno));
 	exit(1);
 }
 
-static void xioctl(unsigned long cmd, void *arg, const char *what)
+static inline void xioctl(unsigned long cmd, void *arg, const char *what)
 {
 	if (ioctl(uvm_fd, cmd, arg))
 		die(what);
 }
 
-static double now(void)
+static inline double now(void)
 {
 	struct timespec ts;
 
@@ -30,18 +31,77 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static int cmp_double(const void *a, const void *b)
+static inline int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 
 	return x < y ? -1 : x > y;
 }
 
-static double median(double *v, int n)
+static inline double median(double *v, int n)
 {
 	qsort(v, n, sizeof(*v), cmp_double);
 	return v[n / 2];
 }
+
+/* One figure as a JSON line: the contract with bench/report. */
+static inline void report(const char *name, double value, const char *unit,
+			  const char *baseline, double base, const char *goal)
+{
+	printf("{\"name\":\"%s\",\"value\":%.6g,\"unit\":\"%s\",\"baseline\":\"%s\","
+	       "\"baseline_value\":%.6g,\"ratio\":%.4f,\"goal\":\"%s\"}\n",
+	       name, value, unit, baseline, base, value / base, goal);
+	fflush(stdout);
+}
+
+static inline void *xmmap(size_t len, int prot, int flags, int fd, off_t off,
+			  const char *what)
+{
+	void *p = mmap(NULL, len, prot, flags, fd, off);
+
+	if (p == MAP_FAILED)
+		die(what);
+	return p;
+}
+
+static inline void *map_managed(size_t len)
+{
+	return xmmap(len, PROT_READ | PROT_WRITE, MAP_SHARED, uvm_fd, 0,
+		     "mmap /dev/uvm");
+}
+
+/* Anonymous memory in 4 KiB pages, like managed memory. */
+static inline void *map_anon(size_t len)
+{
+	void *p = xmmap(len, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0, "mmap anonymous");
+
+	madvise(p, len, MADV_NOHUGEPAGE);
+	return p;
+}
+
+/* Write @v to one byte of every page. */
+static inline void touch(char *p, size_t len, char v)
+{
+	size_t i;
+
+	for (i = 0; i < len; i += page_size)
+		p[i] = v;
+}
+
+static inline uint64_t stat_get(unsigned int stat)
+{
+	uint64_t v[UVM_STAT_COUNT] = { 0 };
+	struct uvm_stats a = {
+		.values = (uintptr_t)v, .count = UVM_STAT_COUNT,
+		.scope = UVM_STATS_VA_SPACE,
+	};
+
+	xioctl(UVM_IOCTL_STATS, &a, "UVM_IOCTL_STATS");
+	return v[stat];
+}
+
+#ifdef BENCH_DEVICE
 
 /*
  * Raw copies through a mapping. Under TCG the speed of a copy depends on
@@ -54,7 +114,7 @@ static const char *const raw_method[RAW_METHODS] = {
 	"memcpy", "rep movsb", "8-byte loop",
 };
 
-static void copy_method(int m, void *d, const void *s, size_t n)
+static inline void copy_method(int m, void *d, const void *s, size_t n)
 {
 	volatile uint64_t *dw = d;
 	const volatile uint64_t *sw = s;
@@ -82,7 +142,7 @@ static void copy_method(int m, void *d, const void *s, size_t n)
 }
 
 /* Seconds of the fastest method; *best: its index. */
-static double raw_copy_secs(void *d, const void *s, size_t n, int *best)
+static inline double raw_copy_secs(void *d, const void *s, size_t n, int *best)
 {
 	double tmin = 0;
 	int m;
@@ -106,7 +166,7 @@ static double raw_copy_secs(void *d, const void *s, size_t n, int *best)
  * (-1: any) and backend @want_backend (0: any): sets dev_id and dev_desc.
  * Returns its memory size; exits with 1 if there is none.
  */
-static uint64_t bench_pick_device(int want_dev, unsigned int want_backend)
+static inline uint64_t bench_pick_device(int want_dev, unsigned int want_backend)
 {
 	struct uvm_device_info info[UVM_MAX_DEVICES];
 	struct uvm_get_info gi = { .devices = (uintptr_t)info,
@@ -141,7 +201,7 @@ static uint64_t bench_pick_device(int want_dev, unsigned int want_backend)
 }
 
 /* Both the raw mapping and the measured range live on the device. */
-static size_t bench_cap_len(size_t len, uint64_t dev_mem)
+static inline size_t bench_cap_len(size_t len, uint64_t dev_mem)
 {
 	if (2 * len + 2 * MIB > dev_mem) {
 		len = (dev_mem / 4) & ~(MIB - 1);
@@ -150,5 +210,6 @@ static size_t bench_cap_len(size_t len, uint64_t dev_mem)
 	}
 	return len;
 }
+#endif /* BENCH_DEVICE */
 
 #endif /* BENCH_UTIL_H */

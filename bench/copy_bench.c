@@ -54,6 +54,7 @@
 
 static size_t page_size;
 static int uvm_fd;
+#define BENCH_DEVICE
 #define BENCH_NAME "copy_bench"
 static int dev_id;
 static char dev_desc[128];
@@ -112,54 +113,6 @@ static double raw_set_secs(void *d, uint32_t v, uint32_t elem, size_t n)
 			tmin = t;
 	}
 	return tmin;
-}
-
-static void report(const char *name, double value, const char *unit,
-		   const char *baseline, double base, const char *goal)
-{
-	printf("{\"name\":\"%s\",\"value\":%.6g,\"unit\":\"%s\",\"baseline\":\"%s\","
-	       "\"baseline_value\":%.6g,\"ratio\":%.4f,\"goal\":\"%s\"}\n",
-	       name, value, unit, baseline, base, value / base, goal);
-	fflush(stdout);
-}
-
-static void *xmmap(size_t len, int prot, int flags, int fd, off_t off,
-		   const char *what)
-{
-	void *p = mmap(NULL, len, prot, flags, fd, off);
-
-	if (p == MAP_FAILED)
-		die(what);
-	return p;
-}
-
-static void *map_anon(size_t len)
-{
-	void *p = xmmap(len, PROT_READ | PROT_WRITE,
-			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0, "mmap anonymous");
-
-	madvise(p, len, MADV_NOHUGEPAGE);
-	return p;
-}
-
-static void touch(char *p, size_t len, char v)
-{
-	size_t i;
-
-	for (i = 0; i < len; i += page_size)
-		p[i] = v;
-}
-
-static uint64_t stat_get(unsigned int stat)
-{
-	uint64_t v[UVM_STAT_COUNT] = { 0 };
-	struct uvm_stats a = {
-		.values = (uintptr_t)v, .count = UVM_STAT_COUNT,
-		.scope = UVM_STATS_VA_SPACE,
-	};
-
-	xioctl(UVM_IOCTL_STATS, &a, "UVM_IOCTL_STATS");
-	return v[stat];
 }
 
 /* CPU mapping of @len bytes of the device's memory (see the top). */

@@ -71,61 +71,13 @@
 
 static size_t page_size;
 static int uvm_fd;
+#define BENCH_DEVICE
 #define BENCH_NAME "device_bench"
 static int dev_id;
 static char dev_desc[128];
 
 #include "bench_util.h"
 
-
-static void report(const char *name, double value, const char *unit,
-		   const char *baseline, double base, const char *goal)
-{
-	printf("{\"name\":\"%s\",\"value\":%.6g,\"unit\":\"%s\",\"baseline\":\"%s\","
-	       "\"baseline_value\":%.6g,\"ratio\":%.4f,\"goal\":\"%s\"}\n",
-	       name, value, unit, baseline, base, value / base, goal);
-	fflush(stdout);
-}
-
-static void *map_managed(size_t len)
-{
-	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, uvm_fd, 0);
-
-	if (p == MAP_FAILED)
-		die("mmap /dev/uvm");
-	return p;
-}
-
-static void *map_anon(size_t len)
-{
-	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	if (p == MAP_FAILED)
-		die("mmap anonymous");
-	madvise(p, len, MADV_NOHUGEPAGE);
-	return p;
-}
-
-static void touch(char *p, size_t len, char v)
-{
-	size_t i;
-
-	for (i = 0; i < len; i += page_size)
-		p[i] = v;
-}
-
-static uint64_t stat_get(unsigned int stat)
-{
-	uint64_t v[UVM_STAT_COUNT] = { 0 };
-	struct uvm_stats a = {
-		.values = (uintptr_t)v, .count = UVM_STAT_COUNT,
-		.scope = UVM_STATS_VA_SPACE,
-	};
-
-	xioctl(UVM_IOCTL_STATS, &a, "UVM_IOCTL_STATS");
-	return v[stat];
-}
 
 static void prefetch(void *p, size_t len, uint32_t type, int32_t id)
 {

@@ -38,27 +38,9 @@
 
 static size_t page_size;
 static int uvm_fd;
+#define BENCH_NAME "managed_bench"
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	return v[n / 2];
-}
+#include "bench_util.h"
 
 static void pin_cpu(int cpu)
 {
@@ -83,53 +65,12 @@ static int cpu_of_node(int node)
 	return -1;
 }
 
-static void *map_managed(size_t len)
-{
-	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, uvm_fd, 0);
-
-	if (p == MAP_FAILED) {
-		perror("mmap /dev/uvm");
-		exit(1);
-	}
-	return p;
-}
-
-static void *map_anon(size_t len)
-{
-	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	if (p == MAP_FAILED) {
-		perror("mmap anon");
-		exit(1);
-	}
-	madvise(p, len, MADV_NOHUGEPAGE);
-	return p;
-}
-
-static void touch(char *p, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i += page_size)
-		p[i] = 1;
-}
-
-static void report(const char *name, double value, const char *unit,
-		   const char *baseline, double base, const char *goal)
-{
-	printf("{\"name\":\"%s\",\"value\":%.6g,\"unit\":\"%s\",\"baseline\":\"%s\","
-	       "\"baseline_value\":%.6g,\"ratio\":%.4f,\"goal\":\"%s\"}\n",
-	       name, value, unit, baseline, base, value / base, goal);
-	fflush(stdout);
-}
-
 static double time_first_touch(size_t len, int managed)
 {
 	char *p = managed ? map_managed(len) : map_anon(len);
 	double t = now();
 
-	touch(p, len);
+	touch(p, len, 1);
 	t = now() - t;
 	munmap(p, len);
 	return t / (len / page_size) * 1e9;	/* ns per page */
@@ -202,10 +143,10 @@ static void measure_prefetch(size_t len, int reps, double *pf_med,
 	int i;
 
 	pin_cpu(cpu_of_node(0));
-	touch(m, len);
-	touch(a, len);
+	touch(m, len, 1);
+	touch(a, len, 1);
 	pin_cpu(cpu_of_node(1));
-	touch(b, len);
+	touch(b, len, 1);
 	for (i = 0; i < reps; i++) {
 		double t = now();
 
@@ -306,7 +247,7 @@ int main(int argc, char **argv)
 	}
 	/* Back guest RAM on the host once so no figure pays for it. */
 	warm = map_anon(4 * len);
-	touch(warm, 4 * len);
+	touch(warm, 4 * len, 1);
 	munmap(warm, 4 * len);
 
 	if (sweep) {
