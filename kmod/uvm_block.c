@@ -115,10 +115,10 @@ struct page *uvm_block_alloc_page(struct uvm_managed *mgd, int nid,
 }
 
 /* Try one 2^@order allocation on @nid, split into pages. */
-static struct page *alloc_split(int nid, unsigned int order)
+static struct page *alloc_split(int nid, unsigned int order, bool zero)
 {
 	gfp_t gfp = GFP_HIGHUSER | __GFP_ACCOUNT | __GFP_NORETRY |
-		    __GFP_NOWARN | __GFP_THISNODE;
+		    __GFP_NOWARN | __GFP_THISNODE | (zero ? __GFP_ZERO : 0);
 	struct page *page = alloc_pages_node(nid, gfp, order);
 
 	if (page && order)
@@ -129,12 +129,12 @@ static struct page *alloc_split(int nid, unsigned int order)
 /* The largest split allocation of at most 2^*@order pages that succeeds:
  * a fragmented node steps down the orders before single pages.
  */
-static struct page *alloc_split_best(int nid, unsigned int *order)
+static struct page *alloc_split_best(int nid, unsigned int *order, bool zero)
 {
 	struct page *page;
 
 	for (; *order; *order /= 2) {
-		page = alloc_split(nid, *order);
+		page = alloc_split(nid, *order, zero);
 		if (page)
 			return page;
 	}
@@ -142,13 +142,14 @@ static struct page *alloc_split_best(int nid, unsigned int *order)
 }
 
 /**
- * uvm_block_alloc_pages() - @n host pages (not zeroed) for data about to be
- * copied in.
+ * uvm_block_alloc_pages() - @n host pages.
  * @mgd: charged VA space.
  * @nid: NUMA node (falls back to others).
  * @pages: out, @n pages.
  * @n: how many.
- * @flags: UVM_ALLOC_THISNODE: never fall back to another node.
+ * @flags: UVM_ALLOC_ZERO: zeroed (by the page allocator, which zeroes every
+ *         page anyway when init_on_alloc is on, as on Debian's kernels);
+ *         UVM_ALLOC_THISNODE: never fall back to another node.
  *
  * Takes them as few high-order allocations split into pages (one
  * allocation and one memory-cgroup charge for a whole block instead of
@@ -168,7 +169,7 @@ int uvm_block_alloc_pages(struct uvm_managed *mgd, int nid,
 	order = min_t(unsigned int, ilog2(n), UVM_BLOCK_SHIFT - PAGE_SHIFT);
 	while (done < n) {
 		order = min_t(unsigned int, order, ilog2(n - done));
-		page = alloc_split_best(nid, &order);
+		page = alloc_split_best(nid, &order, flags & UVM_ALLOC_ZERO);
 		if (!page) {
 			order = 0;
 			set_active_memcg(old);
@@ -230,6 +231,33 @@ void uvm_block_zap_cpu_locked(struct uvm_va_block *block, unsigned int first,
 	bitmap_clear(block->cpu_maps_dev, first, last - first + 1);
 }
 
+/* Pages allocated, copied or moved per pass: bounds on-stack page arrays. */
+#define UVM_MOVE_BATCH	64
+
+/*
+ * Zeroed pages for the @n unpopulated pages from @i: one split high-order
+ * allocation (and memory-cgroup charge) for the run where the node has it,
+ * else page by page. Return: how many pages got backing (0 on -ENOMEM).
+ */
+static unsigned int populate_run(struct uvm_va_block *block, unsigned int i,
+				 unsigned int n, int nid, unsigned int flags)
+{
+	struct page *pages[UVM_MOVE_BATCH];
+	unsigned int k;
+
+	if (n > 1 && !uvm_block_alloc_pages(block->mgd, nid, pages, n,
+					    flags | UVM_ALLOC_ZERO)) {
+		for (k = 0; k < n; k++)
+			block->cpu_pages[i + k] = pages[k];
+		return n;
+	}
+	pages[0] = uvm_block_alloc_page(block->mgd, nid, flags | UVM_ALLOC_ZERO);
+	if (!pages[0])
+		return 0;
+	block->cpu_pages[i] = pages[0];
+	return 1;
+}
+
 /**
  * uvm_block_populate_locked() - give pages [first, last] a zeroed host page.
  * @block: the block; caller holds @block->lock.
@@ -245,20 +273,24 @@ void uvm_block_zap_cpu_locked(struct uvm_va_block *block, unsigned int first,
 int uvm_block_populate_locked(struct uvm_va_block *block, unsigned int first,
 			      unsigned int last, int nid, bool thisnode)
 {
-	unsigned int i, done = 0;
-	struct page *page;
+	unsigned int flags = thisnode ? UVM_ALLOC_THISNODE : 0;
+	unsigned int i = first, n, got, done = 0;
 
 	lockdep_assert_held(&block->lock);
-	for (i = first; i <= last; i++) {
-		if (uvm_block_page_populated(block, i))
+	while (i <= last) {
+		if (uvm_block_page_populated(block, i)) {
+			i++;
 			continue;
-		page = uvm_block_alloc_page(block->mgd, nid, UVM_ALLOC_ZERO |
-					    (thisnode ? UVM_ALLOC_THISNODE : 0));
-		if (!page)
+		}
+		for (n = 1; i + n <= last && n < UVM_MOVE_BATCH &&
+		     !uvm_block_page_populated(block, i + n);)
+			n++;
+		got = populate_run(block, i, n, nid, flags);
+		if (!got)
 			break;
-		block->cpu_pages[i] = page;
-		block->nr_cpu_pages++;
-		done++;
+		block->nr_cpu_pages += got;
+		done += got;
+		i += got;
 	}
 	if (done) {
 		uvm_count(block->mgd, UVM_STAT_PAGES_POPULATED, done);
@@ -291,9 +323,6 @@ int uvm_block_populate_mask_locked(struct uvm_va_block *block,
 	}
 	return 0;
 }
-
-/* Pages moved per pass: bounds the on-stack array of new pages. */
-#define UVM_MOVE_BATCH	64
 
 /*
  * Move the pages [first, last] (at most UVM_MOVE_BATCH) to @nid: allocate

@@ -224,4 +224,17 @@ static inline unsigned long uvm_mm_get_unmapped_area(struct file *filp,
 #endif
 }
 
+/*
+ * pte_mkwrite() takes the VMA since 6.6 (shadow stacks); the VMA-less form
+ * is pte_mkwrite_novma() there.
+ */
+static inline pte_t uvm_pte_mkwrite(pte_t pte)
+{
+#ifdef UVM_HAVE_PTE_MKWRITE_NOVMA
+	return pte_mkwrite_novma(pte);
+#else
+	return pte_mkwrite(pte);
+#endif
+}
+
 #endif /* __UVM_COMPAT_H__ */

@@ -3,16 +3,21 @@
  * DOC: CPU faults
  *
  * Managed VMAs are VM_MIXEDMAP | VM_SHARED with a ->page_mkwrite, so the
- * core maps pages read-only until a write happens:
+ * VMA's own protection is read-only (write-notify) and the module decides
+ * which PTEs are writable:
  *
  * - ->fault finds (or first allocates, zeroed, on the preferred host node
- *   or else the faulting CPU's node) the host page, maps the populated
- *   neighbours of the fault granule with vm_insert_pages() and returns the
- *   faulting page locked for the core to map.
- * - ->page_mkwrite runs before any PTE becomes writable (first write, or a
- *   write to a page mapped read-only); it rechecks that the page is still
- *   the block's copy of record (a migration may have replaced it: then the
- *   fault is retried) and marks it CPU-writable.
+ *   or else the faulting CPU's node) the host pages of the fault granule
+ *   and maps them, the faulting one included, with vm_insert_pages(). On a
+ *   write fault, pages no device holds a copy of are made writable at once,
+ *   under the page-table lock (apply_to_existing_page_range()), so a
+ *   sequential write sweep takes one fault per granule, not one fault plus
+ *   one write-protect fault per page. Read faults map read-only, and so are
+ *   read-duplicated pages.
+ * - ->page_mkwrite runs on a write to a page mapped read-only; it rechecks
+ *   that the page is still the block's copy of record (a migration may have
+ *   replaced it: then the fault is retried), collapses read duplicates and
+ *   marks it CPU-writable.
  *
  * Both take the VA space's lock for read and the block's mutex, so faults on
  * different blocks run in parallel and faults on one block serialise
@@ -85,35 +90,83 @@ static void fault_window(struct uvm_va_block *block,
 	*last = min(round_down(idx, granule) + granule - 1, uvm_block_index(hi));
 }
 
-/* Map the populated, unmapped pages of [first, last] but @skip read-only. */
+/* apply_to_existing_page_range() callback: make a PTE we just inserted writable. */
+static int pte_make_writable(pte_t *ptep, unsigned long addr, void *data)
+{
+	pte_t pte = ptep_get(ptep);
+
+	if (pte_present(pte) && !pte_write(pte))
+		set_pte_at(data, addr, ptep, uvm_pte_mkwrite(pte_mkdirty(pte)));
+	return 0;
+}
+
+/*
+ * Host page @i may be mapped writable right away: the VMA allows writes and
+ * no device holds a copy (a read-duplicated page stays read-only until
+ * ->page_mkwrite collapses the duplicates).
+ */
+static bool page_may_map_writable(struct uvm_va_block *block,
+				  struct vm_area_struct *vma, unsigned int i)
+{
+	return (vma->vm_flags & VM_WRITE) && !test_bit(i, block->on_device);
+}
+
+/*
+ * Insert the @nr pages of @pages at @addr; make them writable if @writable.
+ * vm_insert_pages() maps them with the VMA's write-notify protection; the
+ * upgrade happens under the page-table lock, before any other thread can
+ * see the new PTEs go without ->page_mkwrite, and needs no TLB flush.
+ */
+static void fault_insert_run(struct uvm_va_block *block,
+			     struct vm_area_struct *vma, unsigned long addr,
+			     struct page **pages, unsigned long nr,
+			     bool writable)
+{
+	unsigned long left = nr, done;
+	unsigned int idx = uvm_block_index(addr);
+
+	vm_insert_pages(vma, addr, pages, &left);
+	done = nr - left;
+	if (!done)
+		return;
+	bitmap_set(block->cpu_mapped, idx, done);
+	if (writable &&
+	    !apply_to_existing_page_range(vma->vm_mm, addr, done << PAGE_SHIFT,
+					  pte_make_writable, vma->vm_mm))
+		bitmap_set(block->cpu_writable, idx, done);
+}
+
+/*
+ * Map the populated, unmapped pages of [first, last] but @skip, in runs of
+ * equal writability: writable where page_may_map_writable() and @write.
+ */
 static void fault_map_around(struct uvm_va_block *block,
 			     struct vm_area_struct *vma, unsigned int first,
-			     unsigned int last, unsigned int skip)
+			     unsigned int last, unsigned int skip, bool write)
 {
-	struct page *pages[16];
-	unsigned long addr = 0;
-	unsigned long nr = 0, left;
-	unsigned int i;
+	struct page *pages[64];
+	unsigned long nr = 0;
+	bool run_w = false, w;
+	unsigned int i, start = 0;
 
 	for (i = first; i <= last + 1; i++) {
 		bool take = i <= last && i != skip && block->cpu_pages[i] &&
 			    !test_bit(i, block->cpu_mapped);
 
-		if (take && nr < ARRAY_SIZE(pages)) {
-			if (!nr)
-				addr = block->start + ((unsigned long)i << PAGE_SHIFT);
+		w = take && write && page_may_map_writable(block, vma, i);
+		if (take && nr && nr < ARRAY_SIZE(pages) && w == run_w &&
+		    i == start + nr) {
 			pages[nr++] = block->cpu_pages[i];
 			continue;
 		}
-		if (nr) {
-			left = nr;
-			vm_insert_pages(vma, addr, pages, &left);
-			bitmap_set(block->cpu_mapped, uvm_block_index(addr),
-				   nr - left);
-			nr = 0;
-		}
+		if (nr)
+			fault_insert_run(block, vma, block->start +
+					 ((unsigned long)start << PAGE_SHIFT),
+					 pages, nr, run_w);
+		nr = 0;
 		if (take) {
-			addr = block->start + ((unsigned long)i << PAGE_SHIFT);
+			start = i;
+			run_w = w;
 			pages[nr++] = block->cpu_pages[i];
 		}
 	}
@@ -228,10 +281,33 @@ static vm_fault_t fault_block_from_device(struct uvm_va_block *block,
 				 uvm_block_index(hi - 1), nid);
 }
 
+/*
+ * Map the window [first, last]; on a write fault, writable where it may be
+ * (a read fault maps read-only, as the page cache does). On a write fault
+ * the faulting page @idx joins it, unless it is already marked mapped
+ * (another thread's fault, or MADV_DONTNEED zapped it behind our back): the
+ * core then installs it if its PTE is still empty.
+ *
+ * Return: true if @idx got mapped here (the fault is done).
+ */
+static bool fault_map_window(struct uvm_va_block *block,
+			     struct vm_area_struct *vma, unsigned int first,
+			     unsigned int last, unsigned int idx, bool write)
+{
+	if (write && !test_bit(idx, block->cpu_mapped) &&
+	    page_may_map_writable(block, vma, idx)) {
+		fault_map_around(block, vma, first, last, UINT_MAX, true);
+		return test_bit(idx, block->cpu_mapped);
+	}
+	fault_map_around(block, vma, first, last, idx, write);
+	return false;
+}
+
 static vm_fault_t block_cpu_fault(struct uvm_va_block *block,
 				  struct vm_fault *vmf,
-				  const struct uvm_policy *pol)
+				  const struct uvm_policy *pol, int *nid)
 {
+	bool write = vmf->flags & FAULT_FLAG_WRITE;
 	unsigned int idx = uvm_block_index(vmf->address);
 	unsigned int first, last;
 	struct uvm_block_dev *bd;
@@ -260,12 +336,17 @@ static vm_fault_t block_cpu_fault(struct uvm_va_block *block,
 			return VM_FAULT_SIGBUS;	/* out of (cgroup) memory */
 		}
 	}
-	fault_map_around(block, vmf->vma, first, last, idx);
+	if (fault_map_window(block, vmf->vma, first, last, idx, write)) {
+		*nid = page_to_nid(block->cpu_pages[idx]);
+		mutex_unlock(&block->lock);
+		return VM_FAULT_NOPAGE;
+	}
 
 	page = block->cpu_pages[idx];
 	get_page(page);
 	lock_page(page);
 	set_bit(idx, block->cpu_mapped);
+	*nid = page_to_nid(page);
 	mutex_unlock(&block->lock);
 
 	vmf->page = page;
@@ -278,6 +359,7 @@ static vm_fault_t uvm_vm_fault(struct vm_fault *vmf)
 	const struct uvm_policy *pol;
 	struct uvm_va_block *block;
 	vm_fault_t ret = VM_FAULT_SIGBUS;
+	int nid = NUMA_NO_NODE;
 	u64 t0 = ktime_get_ns();
 
 	down_read(&mgd->lock);
@@ -287,14 +369,12 @@ static vm_fault_t uvm_vm_fault(struct vm_fault *vmf)
 	block = uvm_block_get(mgd, vmf->address);
 	if (!block)
 		goto out_unlock;	/* SIGBUS */
-	ret = block_cpu_fault(block, vmf, pol);
+	ret = block_cpu_fault(block, vmf, pol, &nid);
 	uvm_count(mgd, UVM_STAT_CPU_FAULTS, 1);
-	if (ret == VM_FAULT_NOPAGE)	/* mapped device memory */
-		goto out_unlock;
-	trace_uvm_cpu_fault(vmf->address, !!(vmf->flags & FAULT_FLAG_WRITE),
-			    ret == VM_FAULT_LOCKED ? page_to_nid(vmf->page) :
-						     NUMA_NO_NODE,
-			    ktime_get_ns() - t0);
+	if (nid != NUMA_NO_NODE)	/* not: mapped device memory, failed */
+		trace_uvm_cpu_fault(vmf->address,
+				    !!(vmf->flags & FAULT_FLAG_WRITE), nid,
+				    ktime_get_ns() - t0);
 out_unlock:
 	up_read(&mgd->lock);
 	return ret;

@@ -412,6 +412,65 @@ TEST_F(va, eight_threads_fault_and_prefetch_one_range)
 	munmap(p, len);
 }
 
+/* The fault granule in pages (module parameter fault_granule_kb). */
+static size_t granule_pages(void)
+{
+	FILE *f = fopen("/sys/module/uvm/parameters/fault_granule_kb", "r");
+	unsigned int kb = 64;
+
+	if (f) {
+		if (fscanf(f, "%u", &kb) != 1)
+			kb = 64;
+		fclose(f);
+	}
+	return kb * 1024 / PAGE;
+}
+
+/* A write fault maps its whole granule writable: the rest of it is free. */
+TEST_F(va, write_fault_maps_granule_writable)
+{
+	size_t g = granule_pages(), i;
+	char *p = uvm_map(self->fd, 2 * MIB);
+	struct uvm_page_residency r[512];
+	uint64_t f0, m0;
+
+	ASSERT_NE(NULL, p);
+	ASSERT_LE(g, 512);
+	p[0] = 1;
+	f0 = uvm_stat(self->fd, UVM_STAT_CPU_FAULTS, UVM_STATS_VA_SPACE);
+	m0 = uvm_stat(self->fd, UVM_STAT_CPU_MKWRITE, UVM_STATS_VA_SPACE);
+	for (i = 1; i < g; i++)
+		p[i * PAGE] = (char)i;
+	EXPECT_EQ(f0, uvm_stat(self->fd, UVM_STAT_CPU_FAULTS,
+			       UVM_STATS_VA_SPACE));
+	EXPECT_EQ(m0, uvm_stat(self->fd, UVM_STAT_CPU_MKWRITE,
+			       UVM_STATS_VA_SPACE));
+	ASSERT_EQ(0, uvm_residency(self->fd, p, g + 1, r));
+	for (i = 0; i < g; i++)
+		EXPECT_TRUE(r[i].flags & UVM_PAGE_CPU_WRITABLE);
+	if (g < 512)	/* the next granule is untouched */
+		EXPECT_FALSE(r[g].flags & UVM_PAGE_POPULATED);
+	for (i = 1; i < g; i++)
+		ASSERT_EQ((char)i, p[i * PAGE]);
+	munmap(p, 2 * MIB);
+}
+
+/* MADV_DONTNEED drops PTEs only: a shared mapping keeps its data. */
+TEST_F(va, madv_dontneed_keeps_data)
+{
+	size_t len = 64 * PAGE;
+	char *p = uvm_map(self->fd, len);
+
+	ASSERT_NE(NULL, p);
+	uvm_fill(p, len, 7);
+	ASSERT_EQ(0, madvise(p, len, MADV_DONTNEED));
+	EXPECT_EQ(0, uvm_check(p, len, 7));
+	uvm_fill(p, len, 8);
+	ASSERT_EQ(0, madvise(p + 8 * PAGE, 8 * PAGE, MADV_DONTNEED));
+	EXPECT_EQ(0, uvm_check(p, len, 8));
+	munmap(p, len);
+}
+
 TEST_F(va, stats_count_faults_and_population)
 {
 	uint64_t f0 = uvm_stat(self->fd, UVM_STAT_CPU_FAULTS, UVM_STATS_VA_SPACE);
