@@ -80,6 +80,33 @@ static inline void *map_anon(size_t len)
 	return p;
 }
 
+/* Run on @cpu only (needs _GNU_SOURCE and <sched.h>); -1: anywhere. */
+static inline void pin_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	if (cpu < 0)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* The first CPU of NUMA node @node, or -1. */
+static inline int cpu_of_node(int node)
+{
+	char path[96];
+	int cpu;
+
+	for (cpu = 0; cpu < 256; cpu++) {
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/cpu/cpu%d/node%d", cpu, node);
+		if (!access(path, F_OK))
+			return cpu;
+	}
+	return -1;
+}
+
 /* Write @v to one byte of every page. */
 static inline void touch(char *p, size_t len, char v)
 {

@@ -42,28 +42,6 @@ static int uvm_fd;
 
 #include "bench_util.h"
 
-static void pin_cpu(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	sched_setaffinity(0, sizeof(set), &set);
-}
-
-static int cpu_of_node(int node)
-{
-	char path[96];
-	int cpu;
-
-	for (cpu = 0; cpu < 256; cpu++) {
-		snprintf(path, sizeof(path),
-			 "/sys/devices/system/cpu/cpu%d/node%d", cpu, node);
-		if (!access(path, F_OK))
-			return cpu;
-	}
-	return -1;
-}
 
 static double time_first_touch(size_t len, int managed)
 {

@@ -10,9 +10,8 @@
  * The module owns the pages: it allocates them (charged to the VA space's
  * memory cgroup), hands them to the CPU page table from its fault handler
  * and zaps the PTEs itself, through the VA space's private address_space,
- * before it migrates or frees a page. A page is locked (lock_page) while it
- * is being replaced, so a fault that already returned it finishes
- * installing its PTE before the zap.
+ * before it migrates or frees a page. Faults install PTEs only under the
+ * block's lock (uvm_fault.c), so a zap under that lock is final.
  */
 #include <linux/highmem.h>
 #include <linux/log2.h>
@@ -151,9 +150,10 @@ static struct page *alloc_split_best(int nid, unsigned int *order, bool zero)
  *         page anyway when init_on_alloc is on, as on Debian's kernels);
  *         UVM_ALLOC_THISNODE: never fall back to another node.
  *
- * Takes them as few high-order allocations split into pages (one
- * allocation and one memory-cgroup charge for a whole block instead of
- * 512), falling back to single pages.
+ * Unless they must be zeroed, takes them from the VA space's pool of
+ * recycled pages first (uvm_pool.c). Allocates the rest as few high-order
+ * allocations split into pages (one allocation and one memory-cgroup charge
+ * for a whole block instead of 512), falling back to single pages.
  *
  * Return: 0, or -ENOMEM with nothing allocated.
  */
@@ -161,10 +161,14 @@ int uvm_block_alloc_pages(struct uvm_managed *mgd, int nid,
 			  struct page **pages, unsigned int n,
 			  unsigned int flags)
 {
-	unsigned int done = 0, order, i;
+	unsigned int done = 0, pooled = 0, order, i;
 	struct mem_cgroup *old;
 	struct page *page;
 
+	if (!(flags & UVM_ALLOC_ZERO))
+		done = pooled = uvm_pool_take(&mgd->pool, nid, pages, n);
+	if (done == n)
+		return 0;
 	old = set_active_memcg(mgd->memcg);
 	order = min_t(unsigned int, ilog2(n), UVM_BLOCK_SHIFT - PAGE_SHIFT);
 	while (done < n) {
@@ -184,11 +188,12 @@ int uvm_block_alloc_pages(struct uvm_managed *mgd, int nid,
 	}
 	set_active_memcg(old);
 	if (done < n) {
-		while (done)
+		while (done > pooled)
 			put_page(pages[--done]);
+		uvm_pool_give(&mgd->pool, pages, pooled);
 		return -ENOMEM;
 	}
-	atomic_long_add(n, &uvm_acct.pages);
+	atomic_long_add(n - pooled, &uvm_acct.pages);
 	return 0;
 }
 
@@ -338,19 +343,16 @@ static int block_move_run(struct uvm_va_block *block, unsigned int first,
 
 	if (uvm_block_alloc_pages(block->mgd, nid, new, n, UVM_ALLOC_THISNODE))
 		return -ENOMEM;
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++)
 		old[i] = block->cpu_pages[first + i];
-		lock_page(old[i]);
-	}
 	uvm_block_zap_cpu_locked(block, first, last);
 	t0 = ktime_get_ns();
 	for (i = 0; i < n; i++) {
 		copy_highpage(new[i], old[i]);
 		block->cpu_pages[first + i] = new[i];
-		unlock_page(old[i]);
 	}
 	*copy_ns += ktime_get_ns() - t0;
-	uvm_block_put_pages(old, n);
+	uvm_pool_give(&block->mgd->pool, old, n);
 	return 0;
 }
 
@@ -440,7 +442,7 @@ void uvm_block_release_range_locked(struct uvm_va_block *block,
 	bitmap_set(mask, first, last - first + 1);
 	uvm_block_release_devs_locked(block, mask);
 	bitmap_clear(block->cpu_maps_dev, first, last - first + 1);
-	uvm_block_free_host_pages_locked(block, mask);
+	uvm_block_free_host_pages_locked(block, mask, false);
 	freed -= block->nr_cpu_pages;
 	bitmap_clear(block->cpu_mapped, first, last - first + 1);
 	bitmap_clear(block->cpu_writable, first, last - first + 1);

@@ -372,26 +372,17 @@ static struct uvm_block_dev *block_dev_source(struct uvm_va_block *block,
 }
 
 /*
- * Zap the CPU PTEs of the host pages of @mask. Pages the CPU may map
- * (cpu_mapped) are locked across the zap: a fault may have returned one and
- * not yet installed its PTE. Every fault sets cpu_mapped under the block
- * lock before it hands a page out, and only this (locked) zap clears it,
- * so a page whose bit is clear has no PTE and no fault in flight.
+ * Zap the CPU PTEs of the host pages of @mask. CPU faults install PTEs only
+ * under the block lock, setting cpu_mapped first, and only a zap (under the
+ * block lock too) clears it: a page whose bit is clear has no PTE.
  */
 static void block_zap_host(struct uvm_va_block *block,
 			   const unsigned long *mask)
 {
 	DECLARE_BITMAP(mapped, UVM_BLOCK_PAGES);
-	unsigned int i;
 
-	bitmap_and(mapped, mask, block->cpu_mapped, UVM_BLOCK_PAGES);
-	for_each_set_bit(i, mapped, UVM_BLOCK_PAGES)
-		if (block->cpu_pages[i])
-			lock_page(block->cpu_pages[i]);
-	block_zap_cpu_mask(block, mapped);
-	for_each_set_bit(i, mapped, UVM_BLOCK_PAGES)
-		if (block->cpu_pages[i])
-			unlock_page(block->cpu_pages[i]);
+	if (bitmap_and(mapped, mask, block->cpu_mapped, UVM_BLOCK_PAGES))
+		block_zap_cpu_mask(block, mapped);
 }
 
 /*
@@ -403,12 +394,26 @@ void uvm_block_drop_host_locked(struct uvm_va_block *block,
 {
 	lockdep_assert_held(&block->lock);
 	block_zap_host(block, mask);
-	uvm_block_free_host_pages_locked(block, mask);
+	uvm_block_free_host_pages_locked(block, mask, true);
 }
 
-/* Release the host pages of @mask (unmapped) in one batch. */
+static void block_put_host_pages(struct uvm_va_block *block,
+				 struct page **pages, unsigned int n,
+				 bool recycle)
+{
+	if (recycle)
+		uvm_pool_give(&block->mgd->pool, pages, n);
+	else
+		uvm_block_put_pages(pages, n);
+}
+
+/*
+ * Release the host pages of @mask (unmapped) in batches: to the VA space's
+ * pool if @recycle (their data now lives elsewhere or was discarded), else
+ * to the system (munmap).
+ */
 void uvm_block_free_host_pages_locked(struct uvm_va_block *block,
-				      const unsigned long *mask)
+				      const unsigned long *mask, bool recycle)
 {
 	struct page *pages[64];
 	unsigned int i, n = 0;
@@ -419,14 +424,14 @@ void uvm_block_free_host_pages_locked(struct uvm_va_block *block,
 			continue;
 		pages[n++] = block->cpu_pages[i];
 		if (n == ARRAY_SIZE(pages)) {
-			uvm_block_put_pages(pages, n);
+			block_put_host_pages(block, pages, n, recycle);
 			n = 0;
 		}
 		block->cpu_pages[i] = NULL;
 		block->nr_cpu_pages--;
 	}
 	if (n)
-		uvm_block_put_pages(pages, n);
+		block_put_host_pages(block, pages, n, recycle);
 }
 
 /* Drop device @d's copies of @mask and every mapping of them. */

@@ -15,6 +15,8 @@
 #include <linux/mm.h>
 #include <linux/pci.h>
 #include <linux/sched/mm.h>
+#include <linux/shrinker.h>
+#include <linux/slab.h>
 
 /*
  * Buddy allocator: drm_buddy (a module, drm_buddy.ko) on 6.1; moved into the
@@ -234,6 +236,54 @@ static inline pte_t uvm_pte_mkwrite(pte_t pte)
 	return pte_mkwrite_novma(pte);
 #else
 	return pte_mkwrite(pte);
+#endif
+}
+
+/*
+ * Shrinkers are allocated by the core since 6.7 (shrinker_alloc(),
+ * shrinker_register(), shrinker_free()); before, the caller provides the
+ * struct and calls register_shrinker()/unregister_shrinker().
+ */
+typedef unsigned long (*uvm_shrink_fn)(struct shrinker *,
+				       struct shrink_control *);
+
+static inline struct shrinker *uvm_shrinker_create(const char *name,
+						   uvm_shrink_fn count,
+						   uvm_shrink_fn scan)
+{
+	struct shrinker *s;
+
+#ifdef UVM_HAVE_SHRINKER_ALLOC
+	s = shrinker_alloc(0, "%s", name);
+	if (!s)
+		return NULL;
+	s->count_objects = count;
+	s->scan_objects = scan;
+	shrinker_register(s);
+#else
+	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return NULL;
+	s->count_objects = count;
+	s->scan_objects = scan;
+	s->seeks = DEFAULT_SEEKS;
+	if (register_shrinker(s, "%s", name)) {
+		kfree(s);
+		return NULL;
+	}
+#endif
+	return s;
+}
+
+static inline void uvm_shrinker_destroy(struct shrinker *s)
+{
+	if (!s)
+		return;
+#ifdef UVM_HAVE_SHRINKER_ALLOC
+	shrinker_free(s);
+#else
+	unregister_shrinker(s);
+	kfree(s);
 #endif
 }
 

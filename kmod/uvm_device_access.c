@@ -64,6 +64,41 @@ struct access_pos {
 	u64 off;
 };
 
+/*
+ * Scratch memory of one ioctl. Each VA space keeps one for its next call
+ * (struct uvm_managed.access_scratch): allocating 96 KiB per call costs more
+ * than a small access itself when the allocator zeroes memory
+ * (init_on_alloc). Nothing is read from it that the same call did not
+ * write, and it never leaves its VA space.
+ */
+struct uvm_access_scratch {
+	unsigned long fault_va[UVM_ACCESS_MAX];
+	u8 bounce[UVM_ACCESS_STEP];
+};
+
+static struct uvm_access_scratch *scratch_get(struct uvm_managed *mgd)
+{
+	struct uvm_access_scratch *s = xchg(&mgd->access_scratch, NULL);
+
+	return s ?: kvmalloc(sizeof(*s), GFP_KERNEL);
+}
+
+static void scratch_put(struct uvm_managed *mgd, struct uvm_access_scratch *s)
+{
+	if (s && cmpxchg(&mgd->access_scratch, NULL, s))
+		kvfree(s);
+}
+
+/**
+ * uvm_device_access_fini() - free a VA space's cached scratch memory.
+ * @mgd: managed state being torn down.
+ */
+void uvm_device_access_fini(struct uvm_managed *mgd)
+{
+	kvfree(mgd->access_scratch);
+	mgd->access_scratch = NULL;
+}
+
 struct access_ctx {
 	struct uvm_managed *mgd;
 	struct uvm_device *udev;
@@ -368,6 +403,7 @@ int uvm_device_access_ioctl(struct uvm_managed *mgd,
 			    struct uvm_device_access *args)
 {
 	struct access_ctx c = { .mgd = mgd, .count = args->count };
+	struct uvm_access_scratch *scratch;
 	int ret;
 
 	if (args->flags || !args->count || args->count > UVM_ACCESS_MAX)
@@ -380,13 +416,14 @@ int uvm_device_access_ioctl(struct uvm_managed *mgd,
 	if (ret)
 		goto out_put_device;
 	ret = -ENOMEM;
-	c.fault_va = kvmalloc_array(c.batch, sizeof(*c.fault_va), GFP_KERNEL);
-	c.bounce = kvmalloc(UVM_ACCESS_STEP, GFP_KERNEL);
-	if (c.fault_va && c.bounce)
+	scratch = scratch_get(mgd);
+	if (scratch) {
+		c.fault_va = scratch->fault_va;
+		c.bounce = scratch->bounce;
 		ret = access_run(&c);
+	}
 	args->faults = c.faults_total;
-	kvfree(c.bounce);
-	kvfree(c.fault_va);
+	scratch_put(mgd, scratch);
 out_put_device:
 	if (!IS_ERR_OR_NULL(c.acc))
 		kvfree(c.acc);

@@ -8,6 +8,7 @@
 #include <linux/printk.h>
 
 #include "uvm_drv.h"
+#include "uvm_pool.h"
 #include "uvm_emu.h"
 #include "uvm_pci.h"
 #include "uvm_sysfs.h"
@@ -117,9 +118,12 @@ static int __init uvm_init(void)
 	ret = uvm_sysfs_init();
 	if (ret)
 		return ret;
-	ret = uvm_va_space_init();
+	ret = uvm_pool_register();
 	if (ret)
 		goto err_sysfs_exit;
+	ret = uvm_va_space_init();
+	if (ret)
+		goto err_pool_unregister;
 	ret = uvm_pci_init();
 	if (ret)
 		goto err_va_space_exit;
@@ -135,6 +139,8 @@ err_pci_exit:
 	uvm_pci_exit();
 err_va_space_exit:
 	uvm_va_space_exit();
+err_pool_unregister:
+	uvm_pool_unregister();
 err_sysfs_exit:
 	uvm_sysfs_exit();
 	uvm_check_leaks();
@@ -146,6 +152,7 @@ static void __exit uvm_exit(void)
 	uvm_emu_exit();
 	uvm_pci_exit();
 	uvm_va_space_exit();
+	uvm_pool_unregister();
 	uvm_sysfs_exit();
 	uvm_check_leaks();
 	pr_info("uvm: unloaded\n");

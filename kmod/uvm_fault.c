@@ -13,7 +13,11 @@
  *   under the page-table lock (apply_to_existing_page_range()), so a
  *   sequential write sweep takes one fault per granule, not one fault plus
  *   one write-protect fault per page. Read faults map read-only, and so are
- *   read-duplicated pages.
+ *   read-duplicated pages. The handler installs every PTE itself and
+ *   returns VM_FAULT_NOPAGE: no page is ever handed to the core to map
+ *   later, so a zap under the block lock never races with a PTE being
+ *   installed and migrations need no page locks. A fault-back from a device
+ *   maps the whole part of the block it brought home.
  * - ->page_mkwrite runs on a write to a page mapped read-only; it rechecks
  *   that the page is still the block's copy of record (a migration may have
  *   replaced it: then the fault is retried), collapses read duplicates and
@@ -77,12 +81,12 @@ static int cpu_fault_node(const struct uvm_policy *pol)
 	return numa_node_id();
 }
 
-/* The pages [*first, *last] of the fault granule around @idx in @vma. */
+/* The pages [*first, *last] of the @granule-page window around @idx in @vma. */
 static void fault_window(struct uvm_va_block *block,
 			 struct vm_area_struct *vma, unsigned int idx,
-			 unsigned int *first, unsigned int *last)
+			 unsigned int granule, unsigned int *first,
+			 unsigned int *last)
 {
-	unsigned int granule = READ_ONCE(uvm_fault_granule_pages);
 	unsigned long lo = max(vma->vm_start, block->start);
 	unsigned long hi = min(vma->vm_end, block->start + UVM_BLOCK_SIZE) - 1;
 
@@ -282,25 +286,38 @@ static vm_fault_t fault_block_from_device(struct uvm_va_block *block,
 }
 
 /*
- * Map the window [first, last]; on a write fault, writable where it may be
- * (a read fault maps read-only, as the page cache does). On a write fault
- * the faulting page @idx joins it, unless it is already marked mapped
- * (another thread's fault, or MADV_DONTNEED zapped it behind our back): the
- * core then installs it if its PTE is still empty.
+ * Map the window [first, last], the faulting page @idx included: on a write
+ * fault writable where it may be, else read-only (as the page cache does).
  *
- * Return: true if @idx got mapped here (the fault is done).
+ * The fault handler installs every PTE itself, under the block lock, and
+ * never hands a page to the core (it returns VM_FAULT_NOPAGE): a zap under
+ * the block lock cannot race with a PTE being installed, so migrations need
+ * no page locks. @idx may already be marked mapped, with its PTE (another
+ * thread's fault won) or without (MADV_DONTNEED zapped it behind our back);
+ * then it is inserted alone, and -EBUSY means the PTE is there.
+ *
+ * Return: 0, or the VM_FAULT_* code of a failed insertion of @idx.
  */
-static bool fault_map_window(struct uvm_va_block *block,
-			     struct vm_area_struct *vma, unsigned int first,
-			     unsigned int last, unsigned int idx, bool write)
+static vm_fault_t fault_map_window(struct uvm_va_block *block,
+				   struct vm_area_struct *vma,
+				   unsigned int first, unsigned int last,
+				   unsigned int idx, bool write)
 {
-	if (write && !test_bit(idx, block->cpu_mapped) &&
-	    page_may_map_writable(block, vma, idx)) {
-		fault_map_around(block, vma, first, last, UINT_MAX, true);
-		return test_bit(idx, block->cpu_mapped);
-	}
-	fault_map_around(block, vma, first, last, idx, write);
-	return false;
+	unsigned long addr = block->start + ((unsigned long)idx << PAGE_SHIFT);
+	bool was_mapped = test_bit(idx, block->cpu_mapped);
+	int err;
+
+	fault_map_around(block, vma, first, last, was_mapped ? idx : UINT_MAX,
+			 write);
+	if (!was_mapped && test_bit(idx, block->cpu_mapped))
+		return 0;
+	err = vm_insert_page(vma, addr, block->cpu_pages[idx]);
+	if (err == -EBUSY)
+		return 0;
+	if (err)
+		return vmf_error(err);
+	set_bit(idx, block->cpu_mapped);
+	return 0;
 }
 
 static vm_fault_t block_cpu_fault(struct uvm_va_block *block,
@@ -311,11 +328,11 @@ static vm_fault_t block_cpu_fault(struct uvm_va_block *block,
 	unsigned int idx = uvm_block_index(vmf->address);
 	unsigned int first, last;
 	struct uvm_block_dev *bd;
-	struct page *page;
 	vm_fault_t ret;
 
 	mutex_lock(&block->lock);
-	fault_window(block, vmf->vma, idx, &first, &last);
+	fault_window(block, vmf->vma, idx, READ_ONCE(uvm_fault_granule_pages),
+		     &first, &last);
 	if (!block->cpu_pages[idx] && test_bit(idx, block->on_device)) {
 		bd = sole_device(block, idx);
 		if (cpu_maps_device_memory(pol, bd))
@@ -327,6 +344,9 @@ static vm_fault_t block_cpu_fault(struct uvm_va_block *block,
 			mutex_unlock(&block->lock);
 			return ret;
 		}
+		/* All of the block's part came home: map all of it. */
+		fault_window(block, vmf->vma, idx, UVM_BLOCK_PAGES, &first,
+			     &last);
 	}
 	if (!block->cpu_pages[idx]) {
 		uvm_block_populate_locked(block, first, last,
@@ -336,21 +356,11 @@ static vm_fault_t block_cpu_fault(struct uvm_va_block *block,
 			return VM_FAULT_SIGBUS;	/* out of (cgroup) memory */
 		}
 	}
-	if (fault_map_window(block, vmf->vma, first, last, idx, write)) {
+	ret = fault_map_window(block, vmf->vma, first, last, idx, write);
+	if (!ret)
 		*nid = page_to_nid(block->cpu_pages[idx]);
-		mutex_unlock(&block->lock);
-		return VM_FAULT_NOPAGE;
-	}
-
-	page = block->cpu_pages[idx];
-	get_page(page);
-	lock_page(page);
-	set_bit(idx, block->cpu_mapped);
-	*nid = page_to_nid(page);
 	mutex_unlock(&block->lock);
-
-	vmf->page = page;
-	return VM_FAULT_LOCKED;
+	return ret ?: VM_FAULT_NOPAGE;
 }
 
 static vm_fault_t uvm_vm_fault(struct vm_fault *vmf)
@@ -371,7 +381,7 @@ static vm_fault_t uvm_vm_fault(struct vm_fault *vmf)
 		goto out_unlock;	/* SIGBUS */
 	ret = block_cpu_fault(block, vmf, pol, &nid);
 	uvm_count(mgd, UVM_STAT_CPU_FAULTS, 1);
-	if (nid != NUMA_NO_NODE)	/* not: mapped device memory, failed */
+	if (nid != NUMA_NO_NODE)	/* not: device memory mapped, failure */
 		trace_uvm_cpu_fault(vmf->address,
 				    !!(vmf->flags & FAULT_FLAG_WRITE), nid,
 				    ktime_get_ns() - t0);

@@ -37,10 +37,15 @@ static const struct address_space_operations uvm_aops = {};
  * @mgd: zeroed managed state.
  * @filp: the file being opened; its f_mapping is replaced.
  *
- * Return: 0.
+ * Return: 0 or -ENOMEM.
  */
 int uvm_managed_init(struct uvm_managed *mgd, struct file *filp)
 {
+	int ret;
+
+	ret = uvm_pool_init(&mgd->pool);
+	if (ret)
+		return ret;
 	init_rwsem(&mgd->lock);
 	uvm_policy_map_init(&mgd->policies);
 	xa_init(&mgd->blocks);
@@ -67,6 +72,8 @@ void uvm_managed_fini(struct uvm_managed *mgd)
 	xa_for_each(&mgd->blocks, index, block)
 		uvm_block_free(block);
 	xa_destroy(&mgd->blocks);
+	uvm_device_access_fini(mgd);
+	uvm_pool_fini(&mgd->pool);
 	uvm_policy_map_destroy(&mgd->policies);
 	mem_cgroup_put(mgd->memcg);
 	if (mgd->mm)

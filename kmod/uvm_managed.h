@@ -18,6 +18,7 @@
 #include <uapi/uvm.h>
 
 #include "uvm_policy.h"
+#include "uvm_pool.h"
 
 #define UVM_BLOCK_SHIFT		21
 #define UVM_BLOCK_SIZE		BIT(UVM_BLOCK_SHIFT)
@@ -26,6 +27,7 @@
 struct uvm_managed;
 struct uvm_device;
 struct uvm_mem;
+struct uvm_access_scratch;
 
 /**
  * struct uvm_counters - event counters (UVM_STAT_*).
@@ -122,6 +124,9 @@ struct uvm_va_block {
  * @mm: the mm that opened the file; only it may map or manage memory.
  * @memcg: memory cgroup charged for the pages (of @mm's owner at open).
  * @counters: per-VA-space counters.
+ * @pool: host pages freed by migrations, for the next ones (uvm_pool.c).
+ * @access_scratch: scratch memory for the next UVM_IOCTL_DEVICE_ACCESS
+ *		    (taken and put back with xchg/cmpxchg), or NULL.
  */
 struct uvm_managed {
 	struct rw_semaphore lock;	/* Protects policies and the block set */
@@ -131,6 +136,8 @@ struct uvm_managed {
 	struct mm_struct *mm;
 	struct mem_cgroup *memcg;
 	struct uvm_counters counters;
+	struct uvm_page_pool pool;
+	struct uvm_access_scratch *access_scratch;
 };
 
 /* uvm_managed.c: lifetime, mmap, the VA-space side of ioctls. */
@@ -146,6 +153,9 @@ int uvm_managed_range_check(struct uvm_managed *mgd, u64 addr, u64 length,
 			    unsigned long *start, unsigned long *end);
 bool uvm_managed_covered_locked(struct uvm_managed *mgd, unsigned long start,
 				unsigned long end);
+
+/* uvm_device_access.c */
+void uvm_device_access_fini(struct uvm_managed *mgd);
 
 /* uvm_block.c: blocks and host pages. */
 struct uvm_va_block *uvm_block_get(struct uvm_managed *mgd,
@@ -166,7 +176,7 @@ void uvm_block_zap_cpu_locked(struct uvm_va_block *block, unsigned int first,
 void uvm_block_put_page(struct page *page);
 void uvm_block_put_pages(struct page **pages, unsigned int n);
 void uvm_block_free_host_pages_locked(struct uvm_va_block *block,
-				      const unsigned long *mask);
+				      const unsigned long *mask, bool recycle);
 
 /* uvm_block_dev.c: device residency and device mappings of a block. */
 struct uvm_block_dev *uvm_block_dev_get_locked(struct uvm_va_block *block,

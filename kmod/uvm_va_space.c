@@ -32,9 +32,12 @@ static int uvm_va_space_open(struct inode *inode, struct file *filp)
 	va_space = kzalloc(sizeof(*va_space), GFP_KERNEL);
 	if (!va_space)
 		return -ENOMEM;
+	if (uvm_managed_init(&va_space->mgd, filp)) {
+		kfree(va_space);
+		return -ENOMEM;
+	}
 	init_rwsem(&va_space->lock);
 	xa_init_flags(&va_space->test_allocs, XA_FLAGS_ALLOC1);
-	uvm_managed_init(&va_space->mgd, filp);
 	uvm_alloc_space_init(&va_space->allocs);
 	filp->private_data = va_space;
 	atomic_inc(&uvm_acct.va_spaces);
