@@ -165,8 +165,11 @@ int uvm_block_alloc_pages(struct uvm_managed *mgd, int nid,
 	struct mem_cgroup *old;
 	struct page *page;
 
-	if (!(flags & UVM_ALLOC_ZERO))
+	if (!(flags & UVM_ALLOC_ZERO)) {
 		done = pooled = uvm_pool_take(&mgd->pool, nid, pages, n);
+		if (pooled)
+			uvm_count(mgd, UVM_STAT_POOL_REUSED, pooled);
+	}
 	if (done == n)
 		return 0;
 	old = set_active_memcg(mgd->memcg);

@@ -208,6 +208,16 @@ void uvm_pool_give(struct uvm_page_pool *pool, struct page **pages,
 	pool_release(pages, freed);
 }
 
+/**
+ * uvm_pool_pages() - host pages held in all pools now.
+ *
+ * Return: the number of pages.
+ */
+unsigned long uvm_pool_pages(void)
+{
+	return atomic_long_read(&uvm_pooled);
+}
+
 static unsigned long pool_count(struct shrinker *s, struct shrink_control *sc)
 {
 	return atomic_long_read(&uvm_pooled) ?: SHRINK_EMPTY;

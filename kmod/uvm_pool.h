@@ -32,6 +32,7 @@ unsigned int uvm_pool_take(struct uvm_page_pool *pool, int nid,
 void uvm_pool_give(struct uvm_page_pool *pool, struct page **pages,
 		   unsigned int n);
 
+unsigned long uvm_pool_pages(void);
 int uvm_pool_register(void);
 void uvm_pool_unregister(void);
 

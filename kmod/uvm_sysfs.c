@@ -24,6 +24,7 @@
 
 #include "uvm_device.h"
 #include "uvm_managed.h"
+#include "uvm_pool.h"
 #include "uvm_sysfs.h"
 
 static struct uvm_device *uvm_sysfs_udev(struct device *dev)
@@ -129,6 +130,7 @@ static struct uvm_stat_attr uvm_stat_attrs[] = {
 	UVM_STAT_DEV_ATTR(remote_maps, UVM_STAT_REMOTE_MAPS),
 	UVM_STAT_ATTR(discarded_pages, UVM_STAT_DISCARDED_PAGES),
 	UVM_STAT_ATTR(cpu_device_maps, UVM_STAT_CPU_DEVICE_MAPS),
+	UVM_STAT_ATTR(pool_reused, UVM_STAT_POOL_REUSED),
 };
 
 static const char *uvm_stat_name(unsigned int idx)
@@ -161,6 +163,15 @@ static ssize_t all_show(struct kobject *kobj, struct kobj_attribute *attr,
 }
 
 static struct kobj_attribute uvm_stat_all_attr = __ATTR_RO(all);
+
+/* A gauge, not a counter: host pages held in VA spaces' pools now. */
+static ssize_t pool_pages_show(struct kobject *kobj,
+			       struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%lu\n", uvm_pool_pages());
+}
+
+static struct kobj_attribute uvm_pool_pages_attr = __ATTR_RO(pool_pages);
 
 static ssize_t stats_show(struct device *dev, struct device_attribute *attr,
 			  char *buf)
@@ -200,7 +211,7 @@ const struct attribute_group *uvm_sysfs_groups[] = {
 	NULL
 };
 
-static struct attribute *uvm_stats_attrs[ARRAY_SIZE(uvm_stat_attrs) + 2];
+static struct attribute *uvm_stats_attrs[ARRAY_SIZE(uvm_stat_attrs) + 3];
 
 static const struct attribute_group uvm_stats_group = {
 	.attrs = uvm_stats_attrs,
@@ -221,7 +232,8 @@ int uvm_sysfs_init(void)
 
 	for (i = 0; i < ARRAY_SIZE(uvm_stat_attrs); i++)
 		uvm_stats_attrs[i] = &uvm_stat_attrs[i].attr.attr;
-	uvm_stats_attrs[i] = &uvm_stat_all_attr.attr;
+	uvm_stats_attrs[i++] = &uvm_stat_all_attr.attr;
+	uvm_stats_attrs[i] = &uvm_pool_pages_attr.attr;
 	uvm_stats_kobj = kobject_create_and_add("stats",
 						&THIS_MODULE->mkobj.kobj);
 	if (!uvm_stats_kobj)

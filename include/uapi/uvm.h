@@ -311,7 +311,8 @@ struct uvm_residency {
 #define UVM_STAT_REMOTE_MAPS		21	/* pages mapped remotely by a device */
 #define UVM_STAT_DISCARDED_PAGES	22	/* pages discarded */
 #define UVM_STAT_CPU_DEVICE_MAPS	23	/* CPU PTEs to device memory */
-#define UVM_STAT_COUNT			24
+#define UVM_STAT_POOL_REUSED		24	/* host pages reused from the pool */
+#define UVM_STAT_COUNT			25
 
 /* struct uvm_stats.scope */
 #define UVM_STATS_VA_SPACE		0	/* this open file */
