@@ -276,29 +276,40 @@ static int block_copy_peer(struct uvm_block_dev *dst, struct uvm_block_dev *src,
 }
 
 /*
- * Host pages of @mask <-> @bd's chunk (@to_dev: host to device), one
- * batched backend call with a segment per page.
+ * Host pages of @mask <-> @bd's chunk (@to_dev: host to device), in batched
+ * backend calls. Pages adjacent both in the chunk and in the kernel's linear
+ * map (split high-order allocations usually are) share one segment.
  */
 static int block_copy_host_dev(struct uvm_va_block *block,
 			       struct uvm_block_dev *bd,
 			       const unsigned long *mask, bool to_dev)
 {
-	struct uvm_copy_seg *segs;
+	struct uvm_copy_seg segs[32], *last = NULL;
 	unsigned int i, n = 0;
+	void *host;
+	u64 off;
 	int ret;
 
-	segs = kvmalloc_array(UVM_BLOCK_PAGES, sizeof(*segs), GFP_KERNEL);
-	if (!segs)
-		return -ENOMEM;
-	for_each_set_bit(i, mask, UVM_BLOCK_PAGES)
-		segs[n++] = (struct uvm_copy_seg){
-			.dev_offset = chunk_offset(bd, i),
-			.host = page_address(block->cpu_pages[i]),
-			.size = PAGE_SIZE,
+	for_each_set_bit(i, mask, UVM_BLOCK_PAGES) {
+		host = page_address(block->cpu_pages[i]);
+		off = chunk_offset(bd, i);
+		if (last && last->host + last->size == host &&
+		    last->dev_offset + last->size == off) {
+			last->size += PAGE_SIZE;
+			continue;
+		}
+		if (n == ARRAY_SIZE(segs)) {
+			ret = uvm_dev_copy(bd->udev, segs, n, to_dev);
+			if (ret)
+				return ret;
+			n = 0;
+		}
+		last = &segs[n++];
+		*last = (struct uvm_copy_seg){
+			.dev_offset = off, .host = host, .size = PAGE_SIZE,
 		};
-	ret = n ? uvm_dev_copy(bd->udev, segs, n, to_dev) : 0;
-	kvfree(segs);
-	return ret;
+	}
+	return n ? uvm_dev_copy(bd->udev, segs, n, to_dev) : 0;
 }
 
 /* Zero the pages of @mask in @bd's chunk. */
