@@ -166,9 +166,10 @@ int uvm_block_alloc_pages(struct uvm_managed *mgd, int nid,
 	struct page *page;
 
 	if (!(flags & UVM_ALLOC_ZERO)) {
-		done = pooled = uvm_pool_take(&mgd->pool, nid, pages, n);
+		pooled = uvm_pool_take(&mgd->pool, nid, pages, n);
 		if (pooled)
 			uvm_count(mgd, UVM_STAT_POOL_REUSED, pooled);
+		done = pooled;
 	}
 	if (done == n)
 		return 0;

@@ -35,11 +35,13 @@
  * 2. uvm_va_space.lock (test allocations) and uvm_managed.lock (policies
  *    and the set of blocks), rw_semaphores. Never held across
  *    copy_{to,from}_user.
- * 3. uvm_va_block.lock (mutex, per 2 MiB block); then the page lock of a
- *    host page being replaced, i_mmap_rwsem and PTE locks (core). Block
- *    locks never nest except by trylock (eviction).
+ * 3. uvm_va_block.lock (mutex, per 2 MiB block); then i_mmap_rwsem and PTE
+ *    locks (core). CPU faults install their PTEs under it, so zaps need no
+ *    page locks. Block locks never nest except by trylock (eviction).
  * 4. uvm_device.lru_lock (spinlock) or uvm_mem_pool.lock (mutex), per
- *    device.
+ *    device; uvm_page_pool.lock and uvm_fault_ahead.lock (spinlocks), per
+ *    VA space. (uvm_pools_lock, global, only ever has a pool's lock
+ *    inside it.)
  * 5. the device registry's xa_lock (spinlock): nothing nests inside.
  *
  * drm_dev_enter()/drm_dev_exit() is an SRCU read section, not a lock: it

@@ -274,9 +274,17 @@ static vm_fault_t fault_from_device(struct uvm_va_block *block,
 	return 0;
 }
 
-/* Bring the device-only pages of the block's part of @vma home at once. */
-static vm_fault_t fault_block_from_device(struct uvm_va_block *block,
-					  struct vm_area_struct *vma, int nid)
+/**
+ * uvm_fault_block_home_locked() - bring the device-only pages of the
+ * block's part of @vma home at once (read-mostly ones: a copy).
+ * @block: the block; caller holds @block->lock.
+ * @vma: a managed VMA overlapping the block.
+ * @nid: host node.
+ *
+ * Return: 0 or VM_FAULT_SIGBUS.
+ */
+vm_fault_t uvm_fault_block_home_locked(struct uvm_va_block *block,
+				       struct vm_area_struct *vma, int nid)
 {
 	unsigned long lo = max(vma->vm_start, block->start);
 	unsigned long hi = min(vma->vm_end, block->start + UVM_BLOCK_SIZE);
@@ -320,6 +328,25 @@ static vm_fault_t fault_map_window(struct uvm_va_block *block,
 	return 0;
 }
 
+/**
+ * uvm_fault_map_block_locked() - map every populated, unmapped host page of
+ * the block's part of @vma, as a fault would.
+ * @block: the block; caller holds @block->lock.
+ * @vma: a managed VMA overlapping the block.
+ * @write: writable where allowed.
+ */
+void uvm_fault_map_block_locked(struct uvm_va_block *block,
+				struct vm_area_struct *vma, bool write)
+{
+	unsigned long lo = max(vma->vm_start, block->start);
+	unsigned int first, last;
+
+	lockdep_assert_held(&block->lock);
+	fault_window(block, vma, uvm_block_index(lo), UVM_BLOCK_PAGES, &first,
+		     &last);
+	fault_map_around(block, vma, first, last, UINT_MAX, write);
+}
+
 static vm_fault_t block_cpu_fault(struct uvm_va_block *block,
 				  struct vm_fault *vmf,
 				  const struct uvm_policy *pol, int *nid)
@@ -338,8 +365,8 @@ static vm_fault_t block_cpu_fault(struct uvm_va_block *block,
 		if (cpu_maps_device_memory(pol, bd))
 			ret = fault_map_device(block, vmf, bd, idx);
 		else
-			ret = fault_block_from_device(block, vmf->vma,
-						      cpu_fault_node(pol));
+			ret = uvm_fault_block_home_locked(block, vmf->vma,
+							  cpu_fault_node(pol));
 		if (ret) {
 			mutex_unlock(&block->lock);
 			return ret;
@@ -347,6 +374,19 @@ static vm_fault_t block_cpu_fault(struct uvm_va_block *block,
 		/* All of the block's part came home: map all of it. */
 		fault_window(block, vmf->vma, idx, UVM_BLOCK_PAGES, &first,
 			     &last);
+		uvm_fault_ahead_kick(block->mgd, vmf->vma,
+				     block->start + UVM_BLOCK_SIZE,
+				     vmf->address, cpu_fault_node(pol), write,
+				     false);
+	} else if (block->ahead_tail) {
+		/* A sweep reached the tail of fault-ahead's window. */
+		block->ahead_tail = false;
+		fault_window(block, vmf->vma, idx, UVM_BLOCK_PAGES, &first,
+			     &last);
+		uvm_fault_ahead_kick(block->mgd, vmf->vma,
+				     block->start + UVM_BLOCK_SIZE,
+				     vmf->address, cpu_fault_node(pol), write,
+				     true);
 	}
 	if (!block->cpu_pages[idx]) {
 		uvm_block_populate_locked(block, first, last,

@@ -47,6 +47,7 @@ int uvm_managed_init(struct uvm_managed *mgd, struct file *filp)
 	if (ret)
 		return ret;
 	init_rwsem(&mgd->lock);
+	uvm_fault_ahead_init(mgd);
 	uvm_policy_map_init(&mgd->policies);
 	xa_init(&mgd->blocks);
 	address_space_init_once(&mgd->mapping);
@@ -69,6 +70,7 @@ void uvm_managed_fini(struct uvm_managed *mgd)
 	struct uvm_va_block *block;
 	unsigned long index;
 
+	uvm_fault_ahead_fini(mgd);
 	xa_for_each(&mgd->blocks, index, block)
 		uvm_block_free(block);
 	xa_destroy(&mgd->blocks);

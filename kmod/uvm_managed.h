@@ -14,6 +14,8 @@
 #include <linux/mutex.h>
 #include <linux/refcount.h>
 #include <linux/rwsem.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
 #include <linux/xarray.h>
 #include <uapi/uvm.h>
 
@@ -88,6 +90,9 @@ struct uvm_block_dev {
  * @refs: the blocks xarray holds one; eviction takes one while it works.
  * @dead: set (under @lock) when the block leaves its VA space; eviction
  *	  skips dead blocks, so it never touches a freed VA space.
+ * @ahead_tail: the fault-ahead worker brought this block home as the last
+ *		of its window and left it unmapped: the CPU fault that maps
+ *		it starts the next window.
  * @dev: per-device state, indexed by device id, or NULL.
  *
  * A page is populated when it has a host copy or is @on_device. It has more
@@ -100,6 +105,7 @@ struct uvm_va_block {
 	struct uvm_managed *mgd;
 	refcount_t refs;
 	bool dead;
+	bool ahead_tail;
 	unsigned int nr_cpu_pages;
 	unsigned int nr_devs;
 	struct page *cpu_pages[UVM_BLOCK_PAGES];
@@ -108,6 +114,25 @@ struct uvm_va_block {
 	DECLARE_BITMAP(cpu_maps_dev, UVM_BLOCK_PAGES);
 	DECLARE_BITMAP(on_device, UVM_BLOCK_PAGES);
 	struct uvm_block_dev *dev[UVM_MAX_DEVICES];
+};
+
+/**
+ * struct uvm_fault_ahead - the background fault-back of the blocks after a
+ * CPU fault on device-resident data (uvm_fault_ahead.c).
+ * @work: the worker (system_unbound_wq).
+ * @lock: protects @addr, @end, @nid and @write.
+ * @addr: next block to bring home.
+ * @end: where to stop.
+ * @nid: host node.
+ * @write: map writable where allowed.
+ */
+struct uvm_fault_ahead {
+	struct work_struct work;
+	spinlock_t lock;	/* Protects addr, end, nid, write */
+	unsigned long addr;
+	unsigned long end;
+	int nid;
+	bool write;
 };
 
 /**
@@ -127,6 +152,7 @@ struct uvm_va_block {
  * @pool: host pages freed by migrations, for the next ones (uvm_pool.c).
  * @access_scratch: scratch memory for the next UVM_IOCTL_DEVICE_ACCESS
  *		    (taken and put back with xchg/cmpxchg), or NULL.
+ * @ahead: fault-ahead worker.
  */
 struct uvm_managed {
 	struct rw_semaphore lock;	/* Protects policies and the block set */
@@ -138,6 +164,7 @@ struct uvm_managed {
 	struct uvm_counters counters;
 	struct uvm_page_pool pool;
 	struct uvm_access_scratch *access_scratch;
+	struct uvm_fault_ahead ahead;
 };
 
 /* uvm_managed.c: lifetime, mmap, the VA-space side of ioctls. */
@@ -225,6 +252,17 @@ int uvm_block_alloc_pages(struct uvm_managed *mgd, int nid,
 /* uvm_fault.c: CPU faults. */
 extern const struct vm_operations_struct uvm_vm_ops;
 extern unsigned int uvm_fault_granule_pages;
+vm_fault_t uvm_fault_block_home_locked(struct uvm_va_block *block,
+				       struct vm_area_struct *vma, int nid);
+void uvm_fault_map_block_locked(struct uvm_va_block *block,
+				struct vm_area_struct *vma, bool write);
+
+/* uvm_fault_ahead.c */
+void uvm_fault_ahead_init(struct uvm_managed *mgd);
+void uvm_fault_ahead_fini(struct uvm_managed *mgd);
+void uvm_fault_ahead_kick(struct uvm_managed *mgd, struct vm_area_struct *vma,
+			  unsigned long next, unsigned long addr, int nid,
+			  bool write, bool sweep);
 
 /* uvm_migrate.c, uvm_advise.c: ioctl handlers (struct file, user arg). */
 int uvm_prefetch_ioctl(struct uvm_managed *mgd, struct uvm_prefetch *args);

@@ -35,6 +35,7 @@ _Static_assert(UVM_COUNTER_PAGES_FREED == UVM_STAT_PAGES_FREED, "counters");
 _Static_assert(UVM_COUNTER_DISCARDED_PAGES == UVM_STAT_DISCARDED_PAGES, "counters");
 _Static_assert(UVM_COUNTER_CPU_DEVICE_MAPS == UVM_STAT_CPU_DEVICE_MAPS, "counters");
 _Static_assert(UVM_COUNTER_POOL_REUSED == UVM_STAT_POOL_REUSED, "counters");
+_Static_assert(UVM_COUNTER_FAULT_AHEAD_PAGES == UVM_STAT_FAULT_AHEAD_PAGES, "counters");
 _Static_assert(UVM_STATS_SCOPE_GLOBAL == UVM_STATS_GLOBAL, "scope");
 
 /*
