@@ -65,13 +65,15 @@ struct access_pos {
 };
 
 /*
- * Scratch memory of one ioctl. Each VA space keeps one for its next call
- * (struct uvm_managed.access_scratch): allocating 96 KiB per call costs more
+ * Scratch memory of one ioctl: the access list, the fault batch, the bounce
+ * buffer. Each VA space keeps one for its next call
+ * (struct uvm_managed.access_scratch): allocating 224 KiB per call costs more
  * than a small access itself when the allocator zeroes memory
  * (init_on_alloc). Nothing is read from it that the same call did not
  * write, and it never leaves its VA space.
  */
 struct uvm_access_scratch {
+	struct uvm_access acc[UVM_ACCESS_MAX];
 	unsigned long fault_va[UVM_ACCESS_MAX];
 	u8 bounce[UVM_ACCESS_STEP];
 };
@@ -125,44 +127,61 @@ static bool dev_mapped(struct uvm_va_block *block, u32 id, unsigned int i,
 	       (!write || test_bit(i, bd->mapped_write));
 }
 
-/* Is page @va mapped for @write? Takes the block's lock briefly. */
-static bool access_page_mapped(struct access_ctx *c, unsigned long va, bool write)
-{
+/*
+ * The gather scan's view of one block: the block of the last page looked at
+ * stays locked while the scan stays in it (a sweep looks at up to 512 pages
+ * per block).
+ */
+struct gather_cursor {
 	struct uvm_va_block *block;
-	bool ok;
+	unsigned long index;
+};
 
-	block = xa_load(&c->mgd->blocks, va >> UVM_BLOCK_SHIFT);
-	if (!block)
-		return false;
-	mutex_lock(&block->lock);
-	ok = dev_mapped(block, c->udev->id, uvm_block_index(va), write);
-	mutex_unlock(&block->lock);
-	return ok;
+/* Is page @va mapped for @write? Caller holds mgd->lock (read). */
+static bool access_page_mapped(struct access_ctx *c, struct gather_cursor *gc,
+			       unsigned long va, bool write)
+{
+	unsigned long index = va >> UVM_BLOCK_SHIFT;
+
+	if (!gc->block || gc->index != index) {
+		if (gc->block)
+			mutex_unlock(&gc->block->lock);
+		gc->index = index;
+		gc->block = xa_load(&c->mgd->blocks, index);
+		if (!gc->block)
+			return false;
+		mutex_lock(&gc->block->lock);
+	}
+	return dev_mapped(gc->block, c->udev->id, uvm_block_index(va), write);
 }
 
 /* Collect faults from @pos on; *@end: where the window stops. */
 static void access_gather(struct access_ctx *c, struct access_pos pos,
 			  struct access_pos *end)
 {
+	struct gather_cursor gc = { NULL, 0 };
 	const struct uvm_access *a;
 	unsigned long va;
 
 	c->nfaults = 0;
+	*end = (struct access_pos){ c->count, 0 };
 	for (; pos.idx < c->count; pos.idx++, pos.off = 0) {
 		a = &c->acc[pos.idx];
 		va = round_down(a->addr + pos.off, PAGE_SIZE);
 		for (; va < a->addr + a->length; va += PAGE_SIZE) {
-			if (access_page_mapped(c, va, access_writes(a)))
+			if (access_page_mapped(c, &gc, va, access_writes(a)))
 				continue;
 			if (c->nfaults == c->batch) {
 				end->idx = pos.idx;
 				end->off = va > a->addr ? va - a->addr : 0;
-				return;
+				goto out_unlock;
 			}
 			c->fault_va[c->nfaults++] = va | access_writes(a);
 		}
 	}
-	*end = (struct access_pos){ c->count, 0 };
+out_unlock:
+	if (gc.block)
+		mutex_unlock(&gc.block->lock);
 }
 
 static int cmp_ulong(const void *a, const void *b)
@@ -264,7 +283,7 @@ static int access_refault_locked(struct access_ctx *c,
 /* Do one step (one block, at most UVM_ACCESS_STEP) through the mappings. */
 static int access_step_locked(struct access_ctx *c, struct uvm_va_block *block,
 			      const struct uvm_access *a, unsigned long va,
-			      unsigned int n)
+			      unsigned int n, u8 *buf)
 {
 	unsigned int first = uvm_block_index(va);
 	unsigned int last = uvm_block_index(va + n - 1);
@@ -277,13 +296,13 @@ static int access_step_locked(struct access_ctx *c, struct uvm_va_block *block,
 	if (a->type == UVM_ACCESS_ATOMIC_ADD)
 		return uvm_block_dev_atomic_add_locked(block, c->udev->id, first,
 						       offset_in_page(va),
-						       (u64 *)c->bounce);
+						       (u64 *)buf);
 	for (i = first; i <= last; i++, done += chunk) {
 		unsigned int off = offset_in_page(va + done);
 
 		chunk = min_t(unsigned int, n - done, PAGE_SIZE - off);
 		ret = uvm_block_dev_rw_locked(block, c->udev->id, i, off,
-					      c->bounce + done, chunk,
+					      buf + done, chunk,
 					      a->type == UVM_ACCESS_WRITE);
 		if (ret)
 			return ret;
@@ -310,7 +329,7 @@ static int access_step(struct access_ctx *c, const struct uvm_access *a,
 		ret = -ENOMEM;
 	if (block) {
 		mutex_lock(&block->lock);
-		ret = access_step_locked(c, block, a, va, n);
+		ret = access_step_locked(c, block, a, va, n, c->bounce);
 		mutex_unlock(&block->lock);
 	}
 	up_read(&c->mgd->lock);
@@ -319,34 +338,187 @@ static int access_step(struct access_ctx *c, const struct uvm_access *a,
 	return ret;
 }
 
+/*
+ * Runs of small accesses (a sweep) share one pass through the locks: whole
+ * reads or writes inside one block, their data side by side in the bounce
+ * buffer. Atomics and larger accesses go step by step.
+ */
+struct access_batch {
+	u32 first;
+	u32 n;
+	u32 bytes;
+};
+
+static bool access_batchable(const struct uvm_access *a)
+{
+	return a->type != UVM_ACCESS_ATOMIC_ADD &&
+	       a->length <= UVM_ACCESS_STEP &&
+	       a->addr >> UVM_BLOCK_SHIFT ==
+	       (a->addr + a->length - 1) >> UVM_BLOCK_SHIFT;
+}
+
+/* Does @a join batch @b (if @b has accesses)? */
+static bool access_batch_fits(struct access_ctx *c,
+			      const struct access_batch *b,
+			      const struct uvm_access *a)
+{
+	const struct uvm_access *f = &c->acc[b->first];
+
+	return a->type == f->type && b->bytes + a->length <= UVM_ACCESS_STEP &&
+	       a->addr >> UVM_BLOCK_SHIFT == f->addr >> UVM_BLOCK_SHIFT;
+}
+
+/* Is every access of @b still managed (a munmap may have run)? */
+static bool access_batch_covered(struct access_ctx *c,
+				 const struct access_batch *b)
+{
+	const struct uvm_access *a = &c->acc[b->first], *end = a + b->n;
+	unsigned long lo = ULONG_MAX, hi = 0;
+
+	for (; a < end; a++) {
+		lo = min(lo, round_down(a->addr, PAGE_SIZE));
+		hi = max(hi, round_up(a->addr + a->length, PAGE_SIZE));
+	}
+	if (uvm_managed_covered_locked(c->mgd, lo, hi))
+		return true;
+	for (a = &c->acc[b->first]; a < end; a++)
+		if (!uvm_managed_covered_locked(c->mgd,
+						round_down(a->addr, PAGE_SIZE),
+						round_up(a->addr + a->length,
+							 PAGE_SIZE)))
+			return false;
+	return true;
+}
+
+/* Perform batch @b: user data in, one pass under the locks, data out. */
+static int access_batch_run(struct access_ctx *c, const struct access_batch *b)
+{
+	const struct uvm_access *a, *first = &c->acc[b->first];
+	bool write = first->type == UVM_ACCESS_WRITE;
+	struct uvm_va_block *block = NULL;
+	u32 off;
+	int ret = 0;
+
+	for (a = first, off = 0; write && a < first + b->n; off += a->length, a++)
+		if (copy_from_user(c->bounce + off, u64_to_user_ptr(a->buf),
+				   a->length))
+			return -EFAULT;
+	down_read(&c->mgd->lock);
+	if (!access_batch_covered(c, b))
+		ret = -EFAULT;	/* unmapped meanwhile */
+	else
+		block = uvm_block_get(c->mgd, first->addr);
+	if (!ret && !block)
+		ret = -ENOMEM;
+	if (block) {
+		mutex_lock(&block->lock);
+		for (a = first, off = 0; !ret && a < first + b->n;
+		     off += a->length, a++)
+			ret = access_step_locked(c, block, a, a->addr, a->length,
+						 c->bounce + off);
+		mutex_unlock(&block->lock);
+	}
+	up_read(&c->mgd->lock);
+	for (a = first, off = 0; !ret && !write && a < first + b->n;
+	     off += a->length, a++)
+		if (copy_to_user(u64_to_user_ptr(a->buf), c->bounce + off,
+				 a->length))
+			ret = -EFAULT;
+	return ret;
+}
+
+/* Perform the part [from, stop) of access @a step by step. */
+static int access_steps(struct access_ctx *c, const struct uvm_access *a,
+			u64 from, u64 stop)
+{
+	u64 off, n;
+	int ret;
+
+	for (off = from; off < stop; off += n) {
+		unsigned long va = a->addr + off;
+
+		n = min3(stop - off, (u64)UVM_ACCESS_STEP,
+			 (u64)(round_down(va, UVM_BLOCK_SIZE) +
+			       UVM_BLOCK_SIZE - va));
+		ret = access_step(c, a, off, n);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* Run batch @b if it has accesses, and empty it. */
+static int access_batch_flush(struct access_ctx *c, struct access_batch *b)
+{
+	int ret;
+
+	if (!b->n)
+		return 0;
+	ret = access_batch_run(c, b);
+	b->n = 0;
+	b->bytes = 0;
+	if (!ret && fatal_signal_pending(current))
+		ret = -EINTR;
+	return ret;
+}
+
 /* Perform the accesses of the window [from, to). */
 static int access_perform(struct access_ctx *c, struct access_pos from,
 			  struct access_pos to)
 {
+	struct access_batch b = { 0, 0, 0 };
 	const struct uvm_access *a;
-	u64 off, stop, n;
+	u64 stop;
 	int ret;
 
 	for (; from.idx < c->count && from.idx <= to.idx; from.idx++, from.off = 0) {
 		a = &c->acc[from.idx];
 		stop = from.idx == to.idx ? to.off : a->length;
-		for (off = from.off; off < stop; off += n) {
-			unsigned long va = a->addr + off;
-
-			n = min3(stop - off, (u64)UVM_ACCESS_STEP,
-				 (u64)(round_down(va, UVM_BLOCK_SIZE) +
-				       UVM_BLOCK_SIZE - va));
-			ret = access_step(c, a, off, n);
-			if (ret)
-				return ret;
+		if (!from.off && stop && stop == a->length && access_batchable(a)) {
+			if (b.n && !access_batch_fits(c, &b, a)) {
+				ret = access_batch_flush(c, &b);
+				if (ret)
+					return ret;
+			}
+			if (!b.n)
+				b.first = from.idx;
+			b.n++;
+			b.bytes += a->length;
+			continue;
 		}
+		ret = access_batch_flush(c, &b) ?: access_steps(c, a, from.off, stop);
+		if (ret)
+			return ret;
 		if (fatal_signal_pending(current))
 			return -EINTR;
 	}
-	return 0;
+	return access_batch_flush(c, &b);
 }
 
-static int access_check_one(struct uvm_managed *mgd, const struct uvm_access *a)
+/*
+ * A span verified managed, [*lo, *hi): a sweep's accesses fall in the span
+ * its predecessors verified, so the policy tree is walked about twice per
+ * block, not once per access.
+ */
+static bool access_covered(struct uvm_managed *mgd, unsigned long start,
+			   unsigned long end, unsigned long *lo,
+			   unsigned long *hi)
+{
+	unsigned long probe = ALIGN(end, UVM_BLOCK_SIZE);
+
+	if (start >= *lo && end <= *hi)
+		return true;
+	if (!uvm_managed_covered_locked(mgd, start, end))
+		return false;
+	*lo = start;
+	*hi = end;
+	if (probe > end && uvm_managed_covered_locked(mgd, end, probe))
+		*hi = probe;
+	return true;
+}
+
+static int access_check_one(struct uvm_managed *mgd, const struct uvm_access *a,
+			    unsigned long *lo, unsigned long *hi)
 {
 	unsigned long start, end;
 	int ret;
@@ -360,22 +532,22 @@ static int access_check_one(struct uvm_managed *mgd, const struct uvm_access *a)
 	ret = uvm_managed_range_check(mgd, a->addr, a->length, &start, &end);
 	if (ret)
 		return ret;
-	return uvm_managed_covered_locked(mgd, start, end) ? 0 : -EINVAL;
+	return access_covered(mgd, start, end, lo, hi) ? 0 : -EINVAL;
 }
 
 /* Copy in and validate the access list: -EINVAL/-EFAULT, nothing done. */
 static int access_load(struct access_ctx *c, const struct uvm_device_access *args)
 {
+	unsigned long lo = 0, hi = 0;
 	u32 k;
 	int ret = 0;
 
-	c->acc = vmemdup_user(u64_to_user_ptr(args->accesses),
-			      array_size(args->count, sizeof(*c->acc)));
-	if (IS_ERR(c->acc))
-		return PTR_ERR(c->acc);
+	if (copy_from_user(c->acc, u64_to_user_ptr(args->accesses),
+			   array_size(args->count, sizeof(*c->acc))))
+		return -EFAULT;
 	down_read(&c->mgd->lock);
 	for (k = 0; k < args->count && !ret; k++)
-		ret = access_check_one(c->mgd, &c->acc[k]);
+		ret = access_check_one(c->mgd, &c->acc[k], &lo, &hi);
 	up_read(&c->mgd->lock);
 	return ret;
 }
@@ -412,21 +584,19 @@ int uvm_device_access_ioctl(struct uvm_managed *mgd,
 	if (!c.udev)
 		return -ENODEV;
 	c.batch = READ_ONCE(uvm_fault_batch);
-	ret = access_load(&c, args);
-	if (ret)
-		goto out_put_device;
 	ret = -ENOMEM;
 	scratch = scratch_get(mgd);
-	if (scratch) {
-		c.fault_va = scratch->fault_va;
-		c.bounce = scratch->bounce;
+	if (!scratch)
+		goto out_put_device;
+	c.acc = scratch->acc;
+	c.fault_va = scratch->fault_va;
+	c.bounce = scratch->bounce;
+	ret = access_load(&c, args);
+	if (!ret)
 		ret = access_run(&c);
-	}
 	args->faults = c.faults_total;
 	scratch_put(mgd, scratch);
 out_put_device:
-	if (!IS_ERR_OR_NULL(c.acc))
-		kvfree(c.acc);
 	uvm_device_put(c.udev);
 	return ret;
 }

@@ -444,6 +444,54 @@ static int summary(int fd, struct uvm_va_space_summary *s)
 	return uvm_ioctl(fd, UVM_IOCTL_VA_SPACE_SUMMARY, s);
 }
 
+/*
+ * One call, many small accesses: runs of writes and reads in one block are
+ * batched through one pass of the locks (uvm_device_access.c); runs break
+ * at block boundaries, type changes and atomics. Every byte must land.
+ */
+TEST_F(dev, many_small_accesses_in_one_call)
+{
+	enum { N = 3072, SZ = 24 };
+	size_t len = 6 * MIB, k;
+	char *p = uvm_map(self->fd, len);
+	static struct uvm_access acc[N];
+	static unsigned char in[N][SZ], out[N][SZ];
+	struct uvm_device_access da = {
+		.device = self->a, .count = N, .accesses = (uintptr_t)acc,
+	};
+	uint64_t one = 1;
+
+	ASSERT_NE(NULL, p);
+	memset(p, 0, len);
+	for (k = 0; k < N; k++) {	/* half a page apart, over 3 blocks */
+		acc[k].addr = (uintptr_t)(p + k * 2048 + (k % 7) * 8);
+		acc[k].length = SZ;
+		acc[k].type = (k / 100) % 2 ? UVM_ACCESS_READ : UVM_ACCESS_WRITE;
+		acc[k].buf = (uintptr_t)(acc[k].type == UVM_ACCESS_WRITE ?
+					 in[k] : out[k]);
+		memset(in[k], (int)(k % 251) + 1, SZ);
+		memset(out[k], 0xee, SZ);
+	}
+	acc[500].type = UVM_ACCESS_ATOMIC_ADD;	/* an atomic in a run */
+	acc[500].length = 8;
+	acc[500].addr = (uintptr_t)(p + 3 * MIB);
+	acc[500].buf = (uintptr_t)&one;
+	ASSERT_EQ(0, uvm_ioctl(self->fd, UVM_IOCTL_DEVICE_ACCESS, &da));
+	for (k = 0; k < N; k++) {
+		const unsigned char *at = (const unsigned char *)(uintptr_t)acc[k].addr;
+
+		if (k == 500)
+			continue;
+		if (acc[k].type == UVM_ACCESS_WRITE) {
+			ASSERT_EQ(0, memcmp(at, in[k], SZ)) TH_LOG("write %zu", k);
+		} else {
+			ASSERT_EQ(0, memcmp(out[k], at, SZ)) TH_LOG("read %zu", k);
+		}
+	}
+	EXPECT_EQ(1, *(uint64_t *)(p + 3 * MIB));
+	munmap(p, len);
+}
+
 TEST_F(dev, va_space_summary_counts_pages_by_location)
 {
 	struct uvm_va_space_summary s;
