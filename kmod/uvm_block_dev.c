@@ -327,25 +327,29 @@ static int block_zero_dev(struct uvm_block_dev *bd, const unsigned long *mask)
 	return 0;
 }
 
-/* Give the pages of @mask a new (not zeroed) host page each. */
+/*
+ * Give the pages of @mask a new (not zeroed) host page each, a run of
+ * @mask at a time straight into cpu_pages[]. On -ENOMEM the pages of the
+ * runs done so far stay (block_free_host_pages() undoes them).
+ */
 static int block_alloc_host_pages(struct uvm_va_block *block,
 				  const unsigned long *mask, int nid)
 {
-	unsigned int i, k = 0, n = bitmap_weight(mask, UVM_BLOCK_PAGES);
-	struct page **pages;
+	unsigned int start, end;
 	int ret;
 
-	pages = kvmalloc_array(n, sizeof(*pages), GFP_KERNEL);
-	if (!pages)
-		return -ENOMEM;
-	ret = uvm_block_alloc_pages(block->mgd, nid, pages, n, 0);
-	if (!ret) {
-		for_each_set_bit(i, mask, UVM_BLOCK_PAGES)
-			block->cpu_pages[i] = pages[k++];
-		block->nr_cpu_pages += n;
+	for_each_set_bitrange(start, end, mask, UVM_BLOCK_PAGES) {
+		ret = uvm_block_alloc_pages(block->mgd, nid,
+					    &block->cpu_pages[start],
+					    end - start, 0);
+		if (ret) {	/* nothing of this run is allocated */
+			memset(&block->cpu_pages[start], 0,
+			       (end - start) * sizeof(block->cpu_pages[0]));
+			return ret;
+		}
+		block->nr_cpu_pages += end - start;
 	}
-	kvfree(pages);
-	return ret;
+	return 0;
 }
 
 /* Undo block_alloc_host_pages() (the pages were never mapped). */

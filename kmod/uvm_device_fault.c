@@ -144,9 +144,12 @@ static int fault_migrate(struct uvm_va_block *block, struct uvm_device *udev,
 
 	bitmap_zero(none, UVM_BLOCK_PAGES);
 	bitmap_zero(coll, UVM_BLOCK_PAGES);
-	for_each_set_bit(i, mask, UVM_BLOCK_PAGES)
+	/* Only a page with a device copy can have more than one copy. */
+	bitmap_and(none, mask, block->on_device, UVM_BLOCK_PAGES);
+	for_each_set_bit(i, none, UVM_BLOCK_PAGES)
 		if (page_copies(block, i) > 1)
 			set_bit(i, coll);
+	bitmap_zero(none, UVM_BLOCK_PAGES);
 	ret = uvm_block_to_dev_locked(block, udev, mask, none);
 	if (ret == -ENOSPC) {
 		ret = uvm_block_to_host_locked(block, numa_node_id(), mask, none);
@@ -201,6 +204,7 @@ int uvm_block_service_faults_locked(struct uvm_va_block *block,
 				    const unsigned long *write)
 {
 	unsigned long act[FAULT_NR][BITS_TO_LONGS(UVM_BLOCK_PAGES)] = { };
+	const struct uvm_policy_extent *ext = NULL;
 	DECLARE_BITMAP(unpop, UVM_BLOCK_PAGES);
 	const struct uvm_policy *pol;
 	unsigned int i;
@@ -211,9 +215,12 @@ int uvm_block_service_faults_locked(struct uvm_va_block *block,
 		unsigned long va = block->start + ((unsigned long)i << PAGE_SHIFT);
 		enum fault_action a;
 
-		pol = uvm_policy_at(&block->mgd->policies, va);
-		if (!pol)
+		/* One policy lookup per extent, not per page. */
+		if (!ext || va < ext->start || va >= ext->end)
+			ext = uvm_policy_extent_at(&block->mgd->policies, va);
+		if (!ext)
 			return -EFAULT;
+		pol = &ext->pol;
 		a = fault_decide(block, i, pol, udev->id, test_bit(i, write));
 		if (a == FAULT_REMOTE && !uvm_block_page_populated(block, i)) {
 			bitmap_zero(unpop, UVM_BLOCK_PAGES);

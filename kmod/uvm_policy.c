@@ -201,6 +201,20 @@ const struct uvm_policy *uvm_policy_at(struct uvm_policy_map *map,
 	return ext ? &ext->pol : NULL;
 }
 
+/**
+ * uvm_policy_extent_at() - the extent covering @addr.
+ * @map: the policies; caller holds the VA space's lock.
+ * @addr: an address.
+ *
+ * Return: the extent (valid while the lock is held) or NULL if @addr is not
+ * managed.
+ */
+const struct uvm_policy_extent *uvm_policy_extent_at(struct uvm_policy_map *map,
+						     unsigned long addr)
+{
+	return mtree_load(&map->tree, addr);
+}
+
 static void loc_fold(struct uvm_loc *sum, const struct uvm_loc *loc)
 {
 	if (!uvm_loc_equal(sum, loc))

@@ -70,6 +70,8 @@ int uvm_policy_update(struct uvm_policy_map *map, unsigned long start,
 		      unsigned long end, uvm_policy_fn fn, const void *arg);
 const struct uvm_policy *uvm_policy_at(struct uvm_policy_map *map,
 				       unsigned long addr);
+const struct uvm_policy_extent *uvm_policy_extent_at(struct uvm_policy_map *map,
+						     unsigned long addr);
 void uvm_policy_summarize(struct uvm_policy_map *map, unsigned long start,
 			  unsigned long end, struct uvm_policy *sum);
 
