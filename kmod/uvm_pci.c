@@ -67,8 +67,26 @@ static struct uvm_pci_device *to_uvm_pci(struct uvm_device *udev)
 /*
  * 64-bit MMIO copies: as fast as memcpy_toio() on write-combined memory on
  * real hardware, and 2-3x faster under emulators, where memcpy_toio()'s
- * string instructions are emulated byte-wise.
+ * string instructions are emulated byte-wise. Reads into an aligned
+ * buffer (a page) go eight words at a time, which TCG runs faster; for
+ * writes the plain loop measured faster.
  */
+static void bar_read64(u64 *dst, const void __iomem *src)
+{
+	u64 a = readq(src), b = readq(src + 8), c = readq(src + 16);
+	u64 d = readq(src + 24), e = readq(src + 32), f = readq(src + 40);
+	u64 g = readq(src + 48), h = readq(src + 56);
+
+	dst[0] = a;
+	dst[1] = b;
+	dst[2] = c;
+	dst[3] = d;
+	dst[4] = e;
+	dst[5] = f;
+	dst[6] = g;
+	dst[7] = h;
+}
+
 static void bar_write(void __iomem *dst, const void *src, u64 n)
 {
 	u64 i, v;
@@ -83,9 +101,12 @@ static void bar_write(void __iomem *dst, const void *src, u64 n)
 
 static void bar_read(void *dst, const void __iomem *src, u64 n)
 {
-	u64 i, v;
+	u64 i = 0, v;
 
-	for (i = 0; i + sizeof(u64) <= n; i += sizeof(u64)) {
+	if (IS_ALIGNED((unsigned long)dst, sizeof(u64)))
+		for (; i + 64 <= n; i += 64)
+			bar_read64(dst + i, src + i);
+	for (; i + sizeof(u64) <= n; i += sizeof(u64)) {
 		v = readq(src + i);
 		memcpy(dst + i, &v, sizeof(v));
 	}
