@@ -228,7 +228,13 @@ static int access_service(struct access_ctx *c)
 
 	if (!c->nfaults)
 		return 0;
-	sort(c->fault_va, c->nfaults, sizeof(*c->fault_va), cmp_ulong, NULL);
+	/* A sweep gathers its faults in order: sort only when needed. */
+	for (k = 1; k < c->nfaults; k++)
+		if (cmp_ulong(&c->fault_va[k - 1], &c->fault_va[k]) > 0)
+			break;
+	if (k < c->nfaults)
+		sort(c->fault_va, c->nfaults, sizeof(*c->fault_va), cmp_ulong,
+		     NULL);
 	for (k = 0; k < c->nfaults; k++) {	/* merge: a write wins */
 		if (n && (c->fault_va[n - 1] & PAGE_MASK) ==
 			 (c->fault_va[k] & PAGE_MASK))

@@ -195,8 +195,12 @@ void uvm_pool_give(struct uvm_page_pool *pool, struct page **pages,
 	spin_lock(&pool->lock);
 	for (i = 0; i < n; i++) {
 		if (pool->nr < max && page_poolable(pages[i])) {
-			list_add(&pages[i]->lru,
-				 &pool->lists[page_to_nid(pages[i])]);
+			/* FIFO: pages come back out in the order they went
+			 * in, so runs that were contiguous stay contiguous
+			 * (one copy segment instead of one per page).
+			 */
+			list_add_tail(&pages[i]->lru,
+				      &pool->lists[page_to_nid(pages[i])]);
 			pool->nr++;
 			kept++;
 		} else {
