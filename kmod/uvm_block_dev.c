@@ -412,43 +412,6 @@ void uvm_block_drop_host_locked(struct uvm_va_block *block,
 	uvm_block_free_host_pages_locked(block, mask, true);
 }
 
-static void block_put_host_pages(struct uvm_va_block *block,
-				 struct page **pages, unsigned int n,
-				 bool recycle)
-{
-	if (recycle)
-		uvm_pool_give(&block->mgd->pool, pages, n);
-	else
-		uvm_block_put_pages(pages, n);
-}
-
-/*
- * Release the host pages of @mask (unmapped) in batches: to the VA space's
- * pool if @recycle (their data now lives elsewhere or was discarded), else
- * to the system (munmap).
- */
-void uvm_block_free_host_pages_locked(struct uvm_va_block *block,
-				      const unsigned long *mask, bool recycle)
-{
-	struct page *pages[64];
-	unsigned int i, n = 0;
-
-	lockdep_assert_held(&block->lock);
-	for_each_set_bit(i, mask, UVM_BLOCK_PAGES) {
-		if (!block->cpu_pages[i])
-			continue;
-		pages[n++] = block->cpu_pages[i];
-		if (n == ARRAY_SIZE(pages)) {
-			block_put_host_pages(block, pages, n, recycle);
-			n = 0;
-		}
-		block->cpu_pages[i] = NULL;
-		block->nr_cpu_pages--;
-	}
-	if (n)
-		block_put_host_pages(block, pages, n, recycle);
-}
-
 /* Drop device @d's copies of @mask and every mapping of them. */
 void uvm_block_drop_dev_locked(struct uvm_va_block *block, unsigned int d,
 			       const unsigned long *mask)
