@@ -107,6 +107,13 @@ struct page *uvm_block_alloc_page(struct uvm_managed *mgd, int nid,
 		gfp |= __GFP_ZERO;
 	old = set_active_memcg(mgd->memcg);
 	page = alloc_pages_node(nid, gfp, 0);
+	/*
+	 * The VA space's own pooled pages count against its memory cgroup,
+	 * and the cgroup's reclaim cannot reach them (the pool's shrinker is
+	 * global): give them back before failing.
+	 */
+	if (!page && uvm_pool_drain(&mgd->pool))
+		page = alloc_pages_node(nid, gfp, 0);
 	set_active_memcg(old);
 	if (page)
 		atomic_long_inc(&uvm_acct.pages);

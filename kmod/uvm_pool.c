@@ -18,6 +18,11 @@
  * process exit free pages to the system, not to the pool.
  *
  * A shrinker gives pooled pages back to the system under memory pressure.
+ * It is not memory-cgroup aware (pooled pages are not on a list_lru), so a
+ * cgroup's own reclaim does not reach them; instead a VA space whose
+ * allocation fails drains its own pool and retries (uvm_block.c). Other
+ * processes of the same cgroup see the pool as memory in use, at most
+ * host_pool_mb per VA space.
  */
 #include <linux/mm.h>
 #include <linux/moduleparam.h>
@@ -121,6 +126,17 @@ static unsigned long pool_drain(struct uvm_page_pool *pool, unsigned long n)
 		freed += k;
 	}
 	return freed;
+}
+
+/**
+ * uvm_pool_drain() - free every page of @pool to the system.
+ * @pool: the pool.
+ *
+ * Return: how many pages were freed.
+ */
+unsigned long uvm_pool_drain(struct uvm_page_pool *pool)
+{
+	return pool_drain(pool, ULONG_MAX);
 }
 
 /**

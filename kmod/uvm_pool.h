@@ -31,6 +31,7 @@ unsigned int uvm_pool_take(struct uvm_page_pool *pool, int nid,
 			   struct page **pages, unsigned int n);
 void uvm_pool_give(struct uvm_page_pool *pool, struct page **pages,
 		   unsigned int n);
+unsigned long uvm_pool_drain(struct uvm_page_pool *pool);
 
 unsigned long uvm_pool_pages(void);
 int uvm_pool_register(void);

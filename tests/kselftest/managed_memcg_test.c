@@ -156,4 +156,50 @@ TEST(prefetch_beyond_the_limit_fails_with_enomem)
 	rmdir(dir);
 }
 
+/*
+ * Host pages a migration freed stay pooled and charged to the owner's
+ * cgroup; when the owner then needs memory the limit leaves no room for,
+ * it gives its pool back first instead of failing.
+ */
+TEST(pooled_pages_do_not_starve_the_owner)
+{
+	char dir[128];
+	int status, dev, fd0 = uvm_open();
+	pid_t pid;
+
+	ASSERT_LE(0, fd0);
+	dev = uvm_find_device(fd0, 0, 0);
+	close(fd0);
+	if (dev < 0)
+		SKIP(return, "needs a device");
+	if (!cg_make(dir, sizeof(dir), 56 * MIB))
+		SKIP(return, "no cgroup2 memory controller");
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		int fd;
+		char *p, *q;
+
+		cg_enter(dir);
+		fd = uvm_open();
+		p = uvm_map(fd, 32 * MIB);
+		q = uvm_map(fd, 32 * MIB);
+		if (!p || !q)
+			_exit(91);
+		memset(p, 1, 32 * MIB);
+		if (uvm_prefetch(fd, p, 32 * MIB, UVM_LOC_DEVICE, dev))
+			_exit(92);	/* 32 MiB now pooled, still charged */
+		memset(q, 2, 32 * MIB);	/* needs the pool's memory */
+		if (uvm_prefetch(fd, p, 32 * MIB, UVM_LOC_DEVICE, dev) ||
+		    q[32 * MIB - 1] != 2)
+			_exit(93);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	if (WIFEXITED(status))
+		EXPECT_EQ(0, WEXITSTATUS(status));
+	rmdir(dir);
+}
+
 TEST_HARNESS_MAIN
