@@ -118,8 +118,10 @@ static bool page_may_map_writable(struct uvm_va_block *block,
 /*
  * Insert the @nr pages of @pages at @addr; make them writable if @writable.
  * vm_insert_pages() maps them with the VMA's write-notify protection; the
- * upgrade happens under the page-table lock, before any other thread can
- * see the new PTEs go without ->page_mkwrite, and needs no TLB flush.
+ * upgrade happens under the page-table lock and needs no TLB flush. A
+ * thread that writes to one of them in between takes ->page_mkwrite, which
+ * waits for the block lock held here: either way the PTE ends writable and
+ * cpu_writable set.
  */
 static void fault_insert_run(struct uvm_va_block *block,
 			     struct vm_area_struct *vma, unsigned long addr,

@@ -97,31 +97,40 @@ static void pool_release(struct page **pages, unsigned int n)
 	release_pages(pages, n);
 }
 
-/* Take up to @n pages out of @pool, any node, and free them. */
-static unsigned long pool_drain(struct uvm_page_pool *pool, unsigned long n)
+/* Take up to @n pages out of @pool, any node, into @pages. */
+static unsigned int pool_grab(struct uvm_page_pool *pool, struct page **pages,
+			      unsigned int n)
 {
-	struct page *pages[32], *page;
-	unsigned long freed = 0;
-	unsigned int k;
+	unsigned int k = 0;
 	int nid;
 
-	while (freed < n) {
-		k = 0;
-		spin_lock(&pool->lock);
-		for (nid = 0; nid < nr_node_ids && k < ARRAY_SIZE(pages); nid++) {
-			while (k < ARRAY_SIZE(pages) && freed + k < n &&
-			       !list_empty(&pool->lists[nid])) {
-				page = list_first_entry(&pool->lists[nid],
-							struct page, lru);
-				list_del(&page->lru);
-				pages[k++] = page;
-			}
+	spin_lock(&pool->lock);
+	for (nid = 0; nid < nr_node_ids && k < n; nid++) {
+		while (k < n && !list_empty(&pool->lists[nid])) {
+			pages[k] = list_first_entry(&pool->lists[nid],
+						    struct page, lru);
+			list_del(&pages[k]->lru);
+			k++;
 		}
-		pool->nr -= k;
-		spin_unlock(&pool->lock);
+	}
+	pool->nr -= k;
+	spin_unlock(&pool->lock);
+	atomic_long_sub(k, &uvm_pooled);
+	return k;
+}
+
+/* Take up to @n pages out of @pool and free them. */
+static unsigned long pool_drain_n(struct uvm_page_pool *pool, unsigned long n)
+{
+	struct page *pages[32];
+	unsigned long freed = 0;
+	unsigned int k;
+
+	while (freed < n) {
+		k = pool_grab(pool, pages, min_t(unsigned long,
+						 ARRAY_SIZE(pages), n - freed));
 		if (!k)
 			break;
-		atomic_long_sub(k, &uvm_pooled);
 		pool_release(pages, k);
 		freed += k;
 	}
@@ -136,7 +145,7 @@ static unsigned long pool_drain(struct uvm_page_pool *pool, unsigned long n)
  */
 unsigned long uvm_pool_drain(struct uvm_page_pool *pool)
 {
-	return pool_drain(pool, ULONG_MAX);
+	return pool_drain_n(pool, ULONG_MAX);
 }
 
 /**
@@ -150,7 +159,7 @@ void uvm_pool_fini(struct uvm_page_pool *pool)
 	spin_lock(&uvm_pools_lock);
 	list_del(&pool->link);
 	spin_unlock(&uvm_pools_lock);
-	pool_drain(pool, ULONG_MAX);
+	pool_drain_n(pool, ULONG_MAX);
 	kfree(pool->lists);
 	pool->lists = NULL;
 }
@@ -243,22 +252,34 @@ static unsigned long pool_count(struct shrinker *s, struct shrink_control *sc)
 	return atomic_long_read(&uvm_pooled) ?: SHRINK_EMPTY;
 }
 
-/* Free up to sc->nr_to_scan pooled pages, taking from each pool in turn. */
+/*
+ * Free up to sc->nr_to_scan pooled pages, taking from each pool in turn.
+ * Pages are taken out under the locks and freed after them.
+ */
 static unsigned long pool_scan(struct shrinker *s, struct shrink_control *sc)
 {
 	unsigned long freed = 0, want = sc->nr_to_scan;
 	struct uvm_page_pool *pool;
+	struct page *pages[32];
+	unsigned int k;
 
-	spin_lock(&uvm_pools_lock);
-	list_for_each_entry(pool, &uvm_pools, link) {
-		/* Pool pages are freed with uvm_pools_lock held: a pool
-		 * cannot go away meanwhile; release_pages() does not sleep.
-		 */
-		freed += pool_drain(pool, want - freed);
-		if (freed >= want)
+	while (freed < want) {
+		k = 0;
+		spin_lock(&uvm_pools_lock);
+		list_for_each_entry(pool, &uvm_pools, link) {
+			k += pool_grab(pool, pages + k,
+				       min_t(unsigned long,
+					     ARRAY_SIZE(pages) - k,
+					     want - freed - k));
+			if (k == ARRAY_SIZE(pages) || freed + k >= want)
+				break;
+		}
+		spin_unlock(&uvm_pools_lock);
+		if (!k)
 			break;
+		pool_release(pages, k);
+		freed += k;
 	}
-	spin_unlock(&uvm_pools_lock);
 	return freed ?: SHRINK_STOP;
 }
 
