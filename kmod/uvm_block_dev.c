@@ -514,9 +514,12 @@ int uvm_block_to_dev_locked(struct uvm_va_block *block,
 	if (bitmap_empty(todo, UVM_BLOCK_PAGES))
 		goto out_touch;
 
-	/* Write-protect the host copies that stay as duplicates. */
-	bitmap_and(move, todo, dup, UVM_BLOCK_PAGES);
-	bitmap_and(move, move, block->cpu_writable, UVM_BLOCK_PAGES);
+	/*
+	 * No CPU write may land in a page once its copy is taken: its writable
+	 * CPU mappings go first. Read-only ones stay until the copy is done (a
+	 * write to such a page waits for the block lock in ->page_mkwrite).
+	 */
+	bitmap_and(move, todo, block->cpu_writable, UVM_BLOCK_PAGES);
 	block_zap_host(block, move);
 
 	ret = block_fill_dev(block, bd, todo, &delta);
@@ -568,6 +571,9 @@ int uvm_block_to_host_locked(struct uvm_va_block *block, int nid,
 	for_each_set_bit(i, mask, UVM_BLOCK_PAGES)
 		if (!block->cpu_pages[i] && test_bit(i, block->on_device))
 			set_bit(i, todo);
+	/* A CPU writing device memory in place must not write into a copy. */
+	if (bitmap_and(run, todo, block->cpu_writable, UVM_BLOCK_PAGES))
+		block_zap_host(block, run);
 
 	while ((src = block_dev_source(block, UVM_MAX_DEVICES, todo, run))) {
 		ret = block_alloc_host_pages(block, run, nid);

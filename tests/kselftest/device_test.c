@@ -492,6 +492,95 @@ TEST_F(dev, many_small_accesses_in_one_call)
 	munmap(p, len);
 }
 
+/* n slots, one every 8 pages (each block has slots to lose). */
+struct writer {
+	char *base;
+	size_t n;
+	volatile int stop;
+	uint64_t last;
+};
+
+static volatile uint64_t *slot(struct writer *w, size_t i)
+{
+	return (volatile uint64_t *)(w->base + i * 8 * PAGE);
+}
+
+/*
+ * Increment every slot in turn until told to stop: a lost write shows as a
+ * slot behind the number of rounds (later increments build on it).
+ */
+static void *write_counters(void *arg)
+{
+	struct writer *w = arg;
+	uint64_t rounds = 0;
+	size_t i;
+
+	while (!w->stop) {
+		for (i = 0; i < w->n; i++)
+			*slot(w, i) += 1;
+		rounds++;
+	}
+	w->last = rounds;
+	return NULL;
+}
+
+/*
+ * A CPU thread keeps writing while the range moves between the host and a
+ * device: no write may be lost (the CPU's writable mappings go before a
+ * copy is taken, not after).
+ */
+TEST_F(dev, cpu_writes_during_migration_are_not_lost)
+{
+	size_t len = 4 * MIB, i;
+	char *p = uvm_map(self->fd, len);
+	struct writer w = { p, len / PAGE / 8, 0, 0 };
+	pthread_t t;
+	int k;
+
+	ASSERT_NE(NULL, p);
+	memset(p, 0, len);
+	ASSERT_EQ(0, pthread_create(&t, NULL, write_counters, &w));
+	for (k = 0; k < 20; k++) {
+		ASSERT_EQ(0, uvm_prefetch(self->fd, p, len, UVM_LOC_DEVICE,
+					  k & 1 ? self->b : self->a));
+		ASSERT_EQ(0, uvm_prefetch(self->fd, p, len, UVM_LOC_HOST_NUMA, 0));
+	}
+	w.stop = 1;
+	pthread_join(t, NULL);
+	for (i = 0; i < w.n; i++)
+		ASSERT_EQ(w.last, *slot(&w, i)) TH_LOG("slot %zu", i);
+	munmap(p, len);
+}
+
+/* The same while the CPU writes device memory in place (accessed-by CPU). */
+TEST_F(dev, cpu_writes_in_device_memory_during_migration_are_not_lost)
+{
+	size_t len = 4 * MIB, i;
+	char *p = uvm_map(self->fd, len);
+	struct writer w = { p, len / PAGE / 8, 0, 0 };
+	pthread_t t;
+	int k;
+
+	ASSERT_NE(NULL, p);
+	memset(p, 0, len);
+	ASSERT_EQ(0, uvm_advise(self->fd, p, len, UVM_ADVISE_SET_ACCESSED_BY,
+				UVM_LOC_HOST, 0));
+	ASSERT_EQ(0, uvm_prefetch(self->fd, p, len, UVM_LOC_DEVICE, self->a));
+	ASSERT_EQ(0, pthread_create(&t, NULL, write_counters, &w));
+	for (k = 0; k < 12; k++) {
+		ASSERT_EQ(0, uvm_prefetch(self->fd, p, len, UVM_LOC_DEVICE,
+					  k & 1 ? self->a : self->b));
+		if (k % 3 == 2)
+			ASSERT_EQ(0, uvm_prefetch(self->fd, p, len,
+						  UVM_LOC_HOST_NUMA, 0));
+	}
+	w.stop = 1;
+	pthread_join(t, NULL);
+	for (i = 0; i < w.n; i++)
+		ASSERT_EQ(w.last, *slot(&w, i)) TH_LOG("slot %zu", i);
+	munmap(p, len);
+}
+
 TEST_F(dev, va_space_summary_counts_pages_by_location)
 {
 	struct uvm_va_space_summary s;
