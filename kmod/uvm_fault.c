@@ -380,7 +380,7 @@ static vm_fault_t block_cpu_fault(struct uvm_va_block *block,
 				     block->start + UVM_BLOCK_SIZE,
 				     vmf->address, cpu_fault_node(pol), write,
 				     false);
-	} else if (block->ahead_tail) {
+	} else if (block->ahead_tail && block->cpu_pages[idx]) {
 		/* A sweep reached the tail of fault-ahead's window. */
 		block->ahead_tail = false;
 		fault_window(block, vmf->vma, idx, UVM_BLOCK_PAGES, &first,
