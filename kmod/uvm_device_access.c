@@ -28,31 +28,16 @@
 
 #include "uvm_device.h"
 #include "uvm_device_fault.h"
+#include "uvm_drv.h"
 #include "uvm_managed.h"
 #include "uvm_trace.h"
 
 unsigned int uvm_fault_batch = 256;
 
-static int batch_set(const char *val, const struct kernel_param *kp)
-{
-	unsigned int v;
-	int ret = kstrtouint(val, 0, &v);
-
-	if (ret)
-		return ret;
-	if (v < 1 || v > UVM_ACCESS_MAX) {
-		pr_err("uvm: fault_batch must be in [1, %u]\n", UVM_ACCESS_MAX);
-		return -EINVAL;
-	}
-	WRITE_ONCE(uvm_fault_batch, v);
-	return 0;
-}
-
-static const struct kernel_param_ops batch_ops = {
-	.set = batch_set,
-	.get = param_get_uint,
+static struct uvm_param_range fault_batch_range = {
+	.val = &uvm_fault_batch, .min = 1, .max = UVM_ACCESS_MAX,
 };
-module_param_cb(fault_batch, &batch_ops, &uvm_fault_batch, 0644);
+module_param_cb(fault_batch, &uvm_param_range_ops, &fault_batch_range, 0644);
 MODULE_PARM_DESC(fault_batch,
 		 "Device faults gathered per batch: 1..4096 (default 256)");
 

@@ -51,6 +51,35 @@
 
 struct uvm_accounting uvm_acct;
 
+static int param_range_set(const char *val, const struct kernel_param *kp)
+{
+	const struct uvm_param_range *r = kp->arg;
+	unsigned int v;
+	int ret;
+
+	ret = kstrtouint(val, 0, &v);
+	if (ret)
+		return ret;
+	if (v < r->min || v > r->max) {
+		pr_err("uvm: %s must be in [%u, %u]\n", kp->name, r->min, r->max);
+		return -EINVAL;
+	}
+	WRITE_ONCE(*r->val, v);
+	return 0;
+}
+
+static int param_range_get(char *buf, const struct kernel_param *kp)
+{
+	const struct uvm_param_range *r = kp->arg;
+
+	return sysfs_emit(buf, "%u\n", READ_ONCE(*r->val));
+}
+
+const struct kernel_param_ops uvm_param_range_ops = {
+	.set = param_range_set,
+	.get = param_range_get,
+};
+
 static unsigned int emulated_devices;
 module_param(emulated_devices, uint, 0444);
 MODULE_PARM_DESC(emulated_devices,

@@ -6,6 +6,7 @@
 #define __UVM_DRV_H__
 
 #include <linux/atomic.h>
+#include <linux/moduleparam.h>
 #include <linux/types.h>
 
 /**
@@ -33,5 +34,25 @@ extern struct uvm_accounting uvm_acct;
 
 /* Module parameters (read-only after load, see uvm_drv.c for ranges). */
 extern bool uvm_enable_test_ioctls;
+
+/**
+ * struct uvm_param_range - an unsigned module parameter that may change at
+ * run time, and its range.
+ * @val: the variable (read with READ_ONCE()).
+ * @min: smallest value accepted.
+ * @max: largest value accepted.
+ */
+struct uvm_param_range {
+	unsigned int *val;
+	unsigned int min;
+	unsigned int max;
+};
+
+/*
+ * Ops for module_param_cb() with a struct uvm_param_range as argument: a
+ * write out of range (at load or in /sys/module/uvm/parameters/) fails
+ * with -EINVAL and changes nothing.
+ */
+extern const struct kernel_param_ops uvm_param_range_ops;
 
 #endif /* __UVM_DRV_H__ */

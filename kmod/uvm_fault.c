@@ -349,6 +349,23 @@ void uvm_fault_map_block_locked(struct uvm_va_block *block,
 	fault_map_around(block, vma, first, last, UINT_MAX, write);
 }
 
+/*
+ * All of the block's part of the VMA is home (a fault-back, or the tail
+ * block fault-ahead left unmapped): map all of it, [*first, *last], and let
+ * fault-ahead bring the next blocks (@sweep: this continues one).
+ */
+static void fault_block_home(struct uvm_va_block *block, struct vm_fault *vmf,
+			     const struct uvm_policy *pol, bool sweep,
+			     unsigned int *first, unsigned int *last)
+{
+	fault_window(block, vmf->vma, uvm_block_index(vmf->address),
+		     UVM_BLOCK_PAGES, first, last);
+	uvm_fault_ahead_kick(block->mgd, vmf->vma,
+			     block->start + UVM_BLOCK_SIZE, vmf->address,
+			     cpu_fault_node(pol),
+			     vmf->flags & FAULT_FLAG_WRITE, sweep);
+}
+
 static vm_fault_t block_cpu_fault(struct uvm_va_block *block,
 				  struct vm_fault *vmf,
 				  const struct uvm_policy *pol, int *nid)
@@ -373,22 +390,11 @@ static vm_fault_t block_cpu_fault(struct uvm_va_block *block,
 			mutex_unlock(&block->lock);
 			return ret;
 		}
-		/* All of the block's part came home: map all of it. */
-		fault_window(block, vmf->vma, idx, UVM_BLOCK_PAGES, &first,
-			     &last);
-		uvm_fault_ahead_kick(block->mgd, vmf->vma,
-				     block->start + UVM_BLOCK_SIZE,
-				     vmf->address, cpu_fault_node(pol), write,
-				     false);
+		fault_block_home(block, vmf, pol, false, &first, &last);
 	} else if (block->ahead_tail && block->cpu_pages[idx]) {
 		/* A sweep reached the tail of fault-ahead's window. */
 		block->ahead_tail = false;
-		fault_window(block, vmf->vma, idx, UVM_BLOCK_PAGES, &first,
-			     &last);
-		uvm_fault_ahead_kick(block->mgd, vmf->vma,
-				     block->start + UVM_BLOCK_SIZE,
-				     vmf->address, cpu_fault_node(pol), write,
-				     true);
+		fault_block_home(block, vmf, pol, true, &first, &last);
 	}
 	if (!block->cpu_pages[idx]) {
 		uvm_block_populate_locked(block, first, last,

@@ -27,30 +27,15 @@
 #include <linux/workqueue.h>
 
 #include "uvm_compat.h"
+#include "uvm_drv.h"
 #include "uvm_managed.h"
 
 static unsigned int uvm_fault_ahead_blocks = 4;
 
-static int ahead_set(const char *val, const struct kernel_param *kp)
-{
-	unsigned int v;
-	int ret = kstrtouint(val, 0, &v);
-
-	if (ret)
-		return ret;
-	if (v > 64) {
-		pr_err("uvm: fault_ahead_blocks must be in [0, 64]\n");
-		return -EINVAL;
-	}
-	WRITE_ONCE(uvm_fault_ahead_blocks, v);
-	return 0;
-}
-
-static const struct kernel_param_ops ahead_ops = {
-	.set = ahead_set,
-	.get = param_get_uint,
+static struct uvm_param_range fault_ahead_blocks_range = {
+	.val = &uvm_fault_ahead_blocks, .min = 0, .max = 64,
 };
-module_param_cb(fault_ahead_blocks, &ahead_ops, &uvm_fault_ahead_blocks, 0644);
+module_param_cb(fault_ahead_blocks, &uvm_param_range_ops, &fault_ahead_blocks_range, 0644);
 MODULE_PARM_DESC(fault_ahead_blocks,
 		 "2 MiB blocks a CPU fault-back from a device brings home ahead, in the background: 0..64 (default 4, 0: off)");
 

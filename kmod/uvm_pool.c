@@ -36,27 +36,10 @@
 
 static unsigned int uvm_pool_max_mb = 64;
 
-static int pool_mb_set(const char *val, const struct kernel_param *kp)
-{
-	unsigned int mb;
-	int ret;
-
-	ret = kstrtouint(val, 0, &mb);
-	if (ret)
-		return ret;
-	if (mb > 65536) {
-		pr_err("uvm: host_pool_mb must be in [0, 65536]\n");
-		return -EINVAL;
-	}
-	WRITE_ONCE(uvm_pool_max_mb, mb);
-	return 0;
-}
-
-static const struct kernel_param_ops pool_mb_ops = {
-	.set = pool_mb_set,
-	.get = param_get_uint,
+static struct uvm_param_range host_pool_mb_range = {
+	.val = &uvm_pool_max_mb, .min = 0, .max = 65536,
 };
-module_param_cb(host_pool_mb, &pool_mb_ops, &uvm_pool_max_mb, 0644);
+module_param_cb(host_pool_mb, &uvm_param_range_ops, &host_pool_mb_range, 0644);
 MODULE_PARM_DESC(host_pool_mb,
 		 "MiB of freed host pages each VA space keeps for its next migrations, 0..65536 (default 64, 0: none)");
 
@@ -97,6 +80,19 @@ static void pool_release(struct page **pages, unsigned int n)
 	release_pages(pages, n);
 }
 
+/* Take up to @n pages off @list into @pages; caller holds the pool lock. */
+static unsigned int pool_list_take(struct list_head *list, struct page **pages,
+				   unsigned int n)
+{
+	unsigned int k = 0;
+
+	for (; k < n && !list_empty(list); k++) {
+		pages[k] = list_first_entry(list, struct page, lru);
+		list_del(&pages[k]->lru);
+	}
+	return k;
+}
+
 /* Take up to @n pages out of @pool, any node, into @pages. */
 static unsigned int pool_grab(struct uvm_page_pool *pool, struct page **pages,
 			      unsigned int n)
@@ -105,14 +101,8 @@ static unsigned int pool_grab(struct uvm_page_pool *pool, struct page **pages,
 	int nid;
 
 	spin_lock(&pool->lock);
-	for (nid = 0; nid < nr_node_ids && k < n; nid++) {
-		while (k < n && !list_empty(&pool->lists[nid])) {
-			pages[k] = list_first_entry(&pool->lists[nid],
-						    struct page, lru);
-			list_del(&pages[k]->lru);
-			k++;
-		}
-	}
+	for (nid = 0; nid < nr_node_ids && k < n; nid++)
+		k += pool_list_take(&pool->lists[nid], pages + k, n - k);
 	pool->nr -= k;
 	spin_unlock(&pool->lock);
 	atomic_long_sub(k, &uvm_pooled);
@@ -178,18 +168,12 @@ void uvm_pool_fini(struct uvm_page_pool *pool)
 unsigned int uvm_pool_take(struct uvm_page_pool *pool, int nid,
 			   struct page **pages, unsigned int n)
 {
-	struct list_head *list;
-	unsigned int k = 0;
+	unsigned int k;
 
 	if (nid < 0 || nid >= nr_node_ids || !READ_ONCE(pool->nr))
 		return 0;
-	list = &pool->lists[nid];
 	spin_lock(&pool->lock);
-	while (k < n && !list_empty(list)) {
-		pages[k] = list_first_entry(list, struct page, lru);
-		list_del(&pages[k]->lru);
-		k++;
-	}
+	k = pool_list_take(&pool->lists[nid], pages, n);
 	pool->nr -= k;
 	spin_unlock(&pool->lock);
 	atomic_long_sub(k, &uvm_pooled);

@@ -524,6 +524,18 @@ static void *write_counters(void *arg)
 	return NULL;
 }
 
+/* Stop the writer: the first slot behind its rounds, or w->n if none. */
+static size_t writer_stop(struct writer *w, pthread_t t)
+{
+	size_t i;
+
+	w->stop = 1;
+	pthread_join(t, NULL);
+	for (i = 0; i < w->n && *slot(w, i) == w->last; i++)
+		;
+	return i;
+}
+
 /*
  * A CPU thread keeps writing while the range moves between the host and a
  * device: no write may be lost (the CPU's writable mappings go before a
@@ -531,7 +543,7 @@ static void *write_counters(void *arg)
  */
 TEST_F(dev, cpu_writes_during_migration_are_not_lost)
 {
-	size_t len = 4 * MIB, i;
+	size_t len = 4 * MIB;
 	char *p = uvm_map(self->fd, len);
 	struct writer w = { p, len / PAGE / 8, 0, 0 };
 	pthread_t t;
@@ -545,17 +557,14 @@ TEST_F(dev, cpu_writes_during_migration_are_not_lost)
 					  k & 1 ? self->b : self->a));
 		ASSERT_EQ(0, uvm_prefetch(self->fd, p, len, UVM_LOC_HOST_NUMA, 0));
 	}
-	w.stop = 1;
-	pthread_join(t, NULL);
-	for (i = 0; i < w.n; i++)
-		ASSERT_EQ(w.last, *slot(&w, i)) TH_LOG("slot %zu", i);
+	EXPECT_EQ(w.n, writer_stop(&w, t)) TH_LOG("a CPU write was lost");
 	munmap(p, len);
 }
 
 /* The same while the CPU writes device memory in place (accessed-by CPU). */
 TEST_F(dev, cpu_writes_in_device_memory_during_migration_are_not_lost)
 {
-	size_t len = 4 * MIB, i;
+	size_t len = 4 * MIB;
 	char *p = uvm_map(self->fd, len);
 	struct writer w = { p, len / PAGE / 8, 0, 0 };
 	pthread_t t;
@@ -574,10 +583,7 @@ TEST_F(dev, cpu_writes_in_device_memory_during_migration_are_not_lost)
 			ASSERT_EQ(0, uvm_prefetch(self->fd, p, len,
 						  UVM_LOC_HOST_NUMA, 0));
 	}
-	w.stop = 1;
-	pthread_join(t, NULL);
-	for (i = 0; i < w.n; i++)
-		ASSERT_EQ(w.last, *slot(&w, i)) TH_LOG("slot %zu", i);
+	EXPECT_EQ(w.n, writer_stop(&w, t)) TH_LOG("a CPU write was lost");
 	munmap(p, len);
 }
 

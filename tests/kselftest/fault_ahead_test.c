@@ -20,28 +20,12 @@
 
 static long read_param(void)
 {
-	FILE *f = fopen(AHEAD_PARAM, "r");
-	long v = -1;
-
-	if (f) {
-		if (fscanf(f, "%ld", &v) != 1)
-			v = -1;
-		fclose(f);
-	}
-	return v;
+	return uvm_read_long(AHEAD_PARAM);
 }
 
 static int write_param(const char *s)
 {
-	FILE *f = fopen(AHEAD_PARAM, "w");
-	int ret;
-
-	if (!f)
-		return -errno;
-	ret = fputs(s, f) < 0 ? -EIO : 0;
-	if (fclose(f))
-		ret = -errno;
-	return ret;
+	return uvm_write_str(AHEAD_PARAM, s);
 }
 
 FIXTURE(ahead)

@@ -415,15 +415,9 @@ TEST_F(va, eight_threads_fault_and_prefetch_one_range)
 /* The fault granule in pages (module parameter fault_granule_kb). */
 static size_t granule_pages(void)
 {
-	FILE *f = fopen("/sys/module/uvm/parameters/fault_granule_kb", "r");
-	unsigned int kb = 64;
+	long kb = uvm_read_long("/sys/module/uvm/parameters/fault_granule_kb");
 
-	if (f) {
-		if (fscanf(f, "%u", &kb) != 1)
-			kb = 64;
-		fclose(f);
-	}
-	return kb * 1024 / PAGE;
+	return (kb > 0 ? kb : 64) * 1024 / PAGE;
 }
 
 /* A write fault maps its whole granule writable: the rest of it is free. */

@@ -14,36 +14,10 @@
 #define POOL_PARAM	"/sys/module/uvm/parameters/host_pool_mb"
 #define POOL_PAGES	"/sys/module/uvm/stats/pool_pages"
 
-static long read_long(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	long v = -1;
-
-	if (f) {
-		if (fscanf(f, "%ld", &v) != 1)
-			v = -1;
-		fclose(f);
-	}
-	return v;
-}
-
-static int write_str(const char *path, const char *s)
-{
-	FILE *f = fopen(path, "w");
-	int ret;
-
-	if (!f)
-		return -errno;
-	ret = fputs(s, f) < 0 ? -EIO : 0;
-	if (fclose(f))
-		ret = -errno;
-	return ret;
-}
-
 /* Ask every shrinker to free what it can (our pool's among them). */
 static void drop_caches(void)
 {
-	write_str("/proc/sys/vm/drop_caches", "2");
+	uvm_write_str("/proc/sys/vm/drop_caches", "2");
 }
 
 FIXTURE(pool)
@@ -61,7 +35,7 @@ FIXTURE_SETUP(pool)
 	self->dev = uvm_find_device(self->fd, 0, 0);
 	if (self->dev < 0)
 		SKIP(return, "needs a device");
-	self->saved_mb = read_long(POOL_PARAM);
+	self->saved_mb = uvm_read_long(POOL_PARAM);
 	ASSERT_LE(0, self->saved_mb);
 	self->node = 0;
 	drop_caches();
@@ -73,7 +47,7 @@ FIXTURE_TEARDOWN(pool)
 
 	if (self->saved_mb >= 0) {
 		snprintf(buf, sizeof(buf), "%ld", self->saved_mb);
-		write_str(POOL_PARAM, buf);
+		uvm_write_str(POOL_PARAM, buf);
 	}
 	close(self->fd);
 }
@@ -98,7 +72,7 @@ TEST_F(pool, round_trip_reuses_pages_and_keeps_data)
 		uvm_fill(p, len, 40 + i);
 		ASSERT_EQ(0, uvm_prefetch(self->fd, p, len, UVM_LOC_DEVICE,
 					  self->dev));
-		EXPECT_LE((long)(len / PAGE), read_long(POOL_PAGES));
+		EXPECT_LE((long)(len / PAGE), uvm_read_long(POOL_PAGES));
 		ASSERT_EQ(0, uvm_prefetch(self->fd, p, len, UVM_LOC_HOST_NUMA,
 					  self->node));
 		EXPECT_EQ(self->node, uvm_page_node(self->fd, p + len - PAGE));
@@ -143,7 +117,7 @@ TEST_F(pool, zero_fill_never_comes_from_the_pool)
 	ASSERT_NE(NULL, p);
 	uvm_fill(p, len, 3);
 	ASSERT_EQ(0, uvm_prefetch(self->fd, p, len, UVM_LOC_DEVICE, self->dev));
-	ASSERT_LT(0, read_long(POOL_PAGES));
+	ASSERT_LT(0, uvm_read_long(POOL_PAGES));
 	r0 = reused(self->fd);
 	q = uvm_map(self->fd, len);
 	ASSERT_NE(NULL, q);
@@ -165,7 +139,7 @@ TEST_F(pool, other_va_space_sees_only_zeroes)
 	ASSERT_NE(NULL, p);
 	uvm_fill(p, len, 5);
 	ASSERT_EQ(0, uvm_prefetch(self->fd, p, len, UVM_LOC_DEVICE, self->dev));
-	ASSERT_LT(0, read_long(POOL_PAGES));
+	ASSERT_LT(0, uvm_read_long(POOL_PAGES));
 	q = uvm_map(fd2, len);
 	ASSERT_NE(NULL, q);
 	/* Populated on the device (zeroed), then brought home. */
@@ -188,9 +162,9 @@ TEST_F(pool, shrinker_empties_the_pool)
 	ASSERT_NE(NULL, p);
 	uvm_fill(p, len, 11);
 	ASSERT_EQ(0, uvm_prefetch(self->fd, p, len, UVM_LOC_DEVICE, self->dev));
-	ASSERT_LE((long)(len / PAGE), read_long(POOL_PAGES));
+	ASSERT_LE((long)(len / PAGE), uvm_read_long(POOL_PAGES));
 	drop_caches();
-	EXPECT_EQ(0, read_long(POOL_PAGES));
+	EXPECT_EQ(0, uvm_read_long(POOL_PAGES));
 	ASSERT_EQ(0, uvm_prefetch(self->fd, p, len, UVM_LOC_HOST_NUMA,
 				  self->node));
 	EXPECT_EQ(0, uvm_check(p, len, 11));
@@ -204,22 +178,22 @@ TEST_F(pool, host_pool_mb_bounds_and_disables)
 	char *p = uvm_map(self->fd, len);
 
 	ASSERT_NE(NULL, p);
-	EXPECT_EQ(-EINVAL, write_str(POOL_PARAM, "65537"));
-	EXPECT_EQ(-EINVAL, write_str(POOL_PARAM, "-1"));
-	EXPECT_EQ(self->saved_mb, read_long(POOL_PARAM));
+	EXPECT_EQ(-EINVAL, uvm_write_str(POOL_PARAM, "65537"));
+	EXPECT_EQ(-EINVAL, uvm_write_str(POOL_PARAM, "-1"));
+	EXPECT_EQ(self->saved_mb, uvm_read_long(POOL_PARAM));
 
-	ASSERT_EQ(0, write_str(POOL_PARAM, "1"));
+	ASSERT_EQ(0, uvm_write_str(POOL_PARAM, "1"));
 	uvm_fill(p, len, 12);
 	ASSERT_EQ(0, uvm_prefetch(self->fd, p, len, UVM_LOC_DEVICE, self->dev));
-	EXPECT_EQ((long)(MIB / PAGE), read_long(POOL_PAGES));
+	EXPECT_EQ((long)(MIB / PAGE), uvm_read_long(POOL_PAGES));
 	ASSERT_EQ(0, uvm_prefetch(self->fd, p, len, UVM_LOC_HOST_NUMA,
 				  self->node));
 	EXPECT_EQ(0, uvm_check(p, len, 12));
 	drop_caches();
 
-	ASSERT_EQ(0, write_str(POOL_PARAM, "0"));
+	ASSERT_EQ(0, uvm_write_str(POOL_PARAM, "0"));
 	ASSERT_EQ(0, uvm_prefetch(self->fd, p, len, UVM_LOC_DEVICE, self->dev));
-	EXPECT_EQ(0, read_long(POOL_PAGES));
+	EXPECT_EQ(0, uvm_read_long(POOL_PAGES));
 	ASSERT_EQ(0, uvm_prefetch(self->fd, p, len, UVM_LOC_HOST_NUMA,
 				  self->node));
 	EXPECT_EQ(0, uvm_check(p, len, 12));
@@ -238,15 +212,15 @@ TEST_F(pool, munmap_and_close_do_not_pool)
 	ASSERT_LE(0, fd2);
 	memset(p, 1, len);
 	munmap(p, len);
-	EXPECT_EQ(0, read_long(POOL_PAGES));
+	EXPECT_EQ(0, uvm_read_long(POOL_PAGES));
 	q = uvm_map(fd2, len);
 	ASSERT_NE(NULL, q);
 	memset(q, 2, len);
 	ASSERT_EQ(0, uvm_prefetch(fd2, q, len, UVM_LOC_DEVICE, self->dev));
-	EXPECT_LT(0, read_long(POOL_PAGES));
+	EXPECT_LT(0, uvm_read_long(POOL_PAGES));
 	munmap(q, len);
 	close(fd2);
-	EXPECT_EQ(0, read_long(POOL_PAGES));
+	EXPECT_EQ(0, uvm_read_long(POOL_PAGES));
 }
 
 TEST_HARNESS_MAIN

@@ -139,6 +139,34 @@ static inline int uvm_cpu_of_node(int node)
 	return -1;
 }
 
+/* The number in a sysfs file (a module parameter, a gauge), or -1. */
+static inline long uvm_read_long(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	long v = -1;
+
+	if (f) {
+		if (fscanf(f, "%ld", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
+/* Write @s to a sysfs or proc file: 0 or -errno (e.g. -EINVAL). */
+static inline int uvm_write_str(const char *path, const char *s)
+{
+	FILE *f = fopen(path, "w");
+	int ret;
+
+	if (!f)
+		return -errno;
+	ret = fputs(s, f) < 0 ? -EIO : 0;
+	if (fclose(f))
+		ret = -errno;
+	return ret;
+}
+
 static inline uint64_t uvm_rand64(uint64_t *s)
 {
 	*s ^= *s << 13;
