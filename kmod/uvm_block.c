@@ -284,6 +284,20 @@ void uvm_block_zap_cpu_locked(struct uvm_va_block *block, unsigned int first,
 	bitmap_clear(block->cpu_maps_dev, first, last - first + 1);
 }
 
+/**
+ * uvm_block_zap_mask_locked() - remove the CPU PTEs of the pages of @mask.
+ * @block: the block; caller holds @block->lock.
+ * @mask: pages (one unmap_mapping_range() per run).
+ */
+void uvm_block_zap_mask_locked(struct uvm_va_block *block,
+			       const unsigned long *mask)
+{
+	unsigned int start, end;
+
+	for_each_set_bitrange(start, end, mask, UVM_BLOCK_PAGES)
+		uvm_block_zap_cpu_locked(block, start, end - 1);
+}
+
 /* Pages allocated, copied or moved per pass: bounds on-stack page arrays. */
 #define UVM_MOVE_BATCH	64
 

@@ -26,6 +26,7 @@
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 
+#include "uvm_ce.h"
 #include "uvm_device.h"
 #include "uvm_evict.h"
 #include "uvm_managed.h"
@@ -246,16 +247,6 @@ void uvm_block_unmap_devices_locked(struct uvm_va_block *block,
 	}
 }
 
-/* Zap the CPU PTEs of the pages in @mask that the CPU may map. */
-static void block_zap_cpu_mask(struct uvm_va_block *block,
-			       const unsigned long *mask)
-{
-	unsigned int start, end;
-
-	for_each_set_bitrange(start, end, mask, UVM_BLOCK_PAGES)
-		uvm_block_zap_cpu_locked(block, start, end - 1);
-}
-
 /* Copy runs of device-resident pages of @src to @dst (both chunks set). */
 static int block_copy_peer(struct uvm_block_dev *dst, struct uvm_block_dev *src,
 			   const unsigned long *mask)
@@ -275,31 +266,51 @@ static int block_copy_peer(struct uvm_block_dev *dst, struct uvm_block_dev *src,
 	return 0;
 }
 
-/*
- * Host pages of @mask <-> @bd's chunk (@to_dev: host to device), in batched
- * backend calls. Pages adjacent both in the chunk and in the kernel's linear
- * map (split high-order allocations usually are) share one segment.
+/* Pages of a copy piece, and the smallest copy worth splitting over CPUs. */
+#define UVM_CE_PIECE_PAGES	32
+#define UVM_CE_SPLIT_PAGES	(2 * UVM_CE_PIECE_PAGES)
+
+/**
+ * struct block_copy - a host <-> device copy of a block's pages.
+ * @block: the block (its lock held by the caller throughout).
+ * @bd: the device side (has a chunk).
+ * @mask: pages to copy; all have a host page.
+ * @first: first page of @mask; pieces count from here.
+ * @to_dev: host to device.
  */
-static int block_copy_host_dev(struct uvm_va_block *block,
-			       struct uvm_block_dev *bd,
-			       const unsigned long *mask, bool to_dev)
+struct block_copy {
+	struct uvm_va_block *block;
+	struct uvm_block_dev *bd;
+	const unsigned long *mask;
+	unsigned int first;
+	bool to_dev;
+};
+
+/*
+ * Pages [@start, @end) of the copy in one backend call. Pages adjacent both
+ * in the chunk and in the kernel's linear map (split high-order allocations
+ * usually are) share a segment.
+ */
+static int block_copy_span(const struct block_copy *c, unsigned int start,
+			   unsigned int end)
 {
-	struct uvm_copy_seg segs[32], *last = NULL;
+	struct uvm_copy_seg segs[UVM_CE_PIECE_PAGES], *last = NULL;
 	unsigned int i, n = 0;
 	void *host;
 	u64 off;
 	int ret;
 
-	for_each_set_bit(i, mask, UVM_BLOCK_PAGES) {
-		host = page_address(block->cpu_pages[i]);
-		off = chunk_offset(bd, i);
+	for (i = find_next_bit(c->mask, end, start); i < end;
+	     i = find_next_bit(c->mask, end, i + 1)) {
+		host = page_address(c->block->cpu_pages[i]);
+		off = chunk_offset(c->bd, i);
 		if (last && last->host + last->size == host &&
 		    last->dev_offset + last->size == off) {
 			last->size += PAGE_SIZE;
 			continue;
 		}
 		if (n == ARRAY_SIZE(segs)) {
-			ret = uvm_dev_copy(bd->udev, segs, n, to_dev);
+			ret = uvm_dev_copy(c->bd->udev, segs, n, c->to_dev);
 			if (ret)
 				return ret;
 			n = 0;
@@ -309,7 +320,39 @@ static int block_copy_host_dev(struct uvm_va_block *block,
 			.dev_offset = off, .host = host, .size = PAGE_SIZE,
 		};
 	}
-	return n ? uvm_dev_copy(bd->udev, segs, n, to_dev) : 0;
+	return n ? uvm_dev_copy(c->bd->udev, segs, n, c->to_dev) : 0;
+}
+
+static int block_copy_piece(void *arg, unsigned int piece)
+{
+	const struct block_copy *c = arg;
+	unsigned int start = c->first + piece * UVM_CE_PIECE_PAGES;
+
+	return block_copy_span(c, start, min_t(unsigned int, UVM_BLOCK_PAGES,
+					       start + UVM_CE_PIECE_PAGES));
+}
+
+/*
+ * Host pages of @mask <-> @bd's chunk (@to_dev: host to device). A large
+ * copy is split into pieces for the copy engine's CPUs (uvm_ce.c).
+ */
+static int block_copy_host_dev(struct uvm_va_block *block,
+			       struct uvm_block_dev *bd,
+			       const unsigned long *mask, bool to_dev)
+{
+	struct block_copy c = {
+		.block = block, .bd = bd, .mask = mask, .to_dev = to_dev,
+		.first = find_first_bit(mask, UVM_BLOCK_PAGES),
+	};
+	unsigned int span;
+
+	if (c.first == UVM_BLOCK_PAGES)
+		return 0;
+	if (bitmap_weight(mask, UVM_BLOCK_PAGES) < UVM_CE_SPLIT_PAGES)
+		return block_copy_span(&c, c.first, UVM_BLOCK_PAGES);
+	span = find_last_bit(mask, UVM_BLOCK_PAGES) + 1 - c.first;
+	return uvm_ce_run(block_copy_piece, &c,
+			  DIV_ROUND_UP(span, UVM_CE_PIECE_PAGES));
 }
 
 /* Zero the pages of @mask in @bd's chunk. */
@@ -397,7 +440,7 @@ static void block_zap_host(struct uvm_va_block *block,
 	DECLARE_BITMAP(mapped, UVM_BLOCK_PAGES);
 
 	if (bitmap_and(mapped, mask, block->cpu_mapped, UVM_BLOCK_PAGES))
-		block_zap_cpu_mask(block, mapped);
+		uvm_block_zap_mask_locked(block, mapped);
 }
 
 /*
@@ -424,7 +467,7 @@ void uvm_block_drop_dev_locked(struct uvm_va_block *block, unsigned int d,
 	if (!bd || !bitmap_and(drop, mask, bd->resident, UVM_BLOCK_PAGES))
 		return;
 	if (bitmap_and(cpu, drop, block->cpu_maps_dev, UVM_BLOCK_PAGES)) {
-		block_zap_cpu_mask(block, cpu);
+		uvm_block_zap_mask_locked(block, cpu);
 		bitmap_andnot(block->cpu_maps_dev, block->cpu_maps_dev, cpu,
 			      UVM_BLOCK_PAGES);
 	}

@@ -3,9 +3,12 @@
  * uvm_drv.c - module entry points, parameters and leak accounting.
  */
 
+#include <linux/cpumask.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/printk.h>
+#include <linux/topology.h>
+#include <linux/workqueue.h>
 
 #include "uvm_drv.h"
 #include "uvm_pool.h"
@@ -79,6 +82,27 @@ const struct kernel_param_ops uvm_param_range_ops = {
 	.set = param_range_set,
 	.get = param_range_get,
 };
+
+/**
+ * uvm_helper_cpu() - a CPU for background work that overlaps the caller's.
+ * @nid: node the work should run near.
+ *
+ * One of @nid's CPUs but not this one (the caller goes on here); else any
+ * other; else no preference. Unbound workqueues run an item in the pod
+ * (node or cache domain) of the CPU it names.
+ *
+ * Return: a CPU number or WORK_CPU_UNBOUND, for queue_work_on().
+ */
+int uvm_helper_cpu(int nid)
+{
+	int this = raw_smp_processor_id(), cpu;
+
+	for_each_cpu_and(cpu, cpumask_of_node(nid), cpu_online_mask)
+		if (cpu != this)
+			return cpu;
+	cpu = cpumask_any_but(cpu_online_mask, this);
+	return cpu < nr_cpu_ids ? cpu : WORK_CPU_UNBOUND;
+}
 
 static unsigned int emulated_devices;
 module_param(emulated_devices, uint, 0444);

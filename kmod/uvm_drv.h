@@ -55,4 +55,6 @@ struct uvm_param_range {
  */
 extern const struct kernel_param_ops uvm_param_range_ops;
 
+int uvm_helper_cpu(int nid);
+
 #endif /* __UVM_DRV_H__ */

@@ -19,11 +19,9 @@
  * device memory into the CPU (read-mostly, accessed-by the CPU, preferred
  * location on a device), and stops when someone waits for the mmap_lock.
  */
-#include <linux/cpumask.h>
 #include <linux/mm.h>
 #include <linux/moduleparam.h>
 #include <linux/sched/mm.h>
-#include <linux/topology.h>
 #include <linux/workqueue.h>
 
 #include "uvm_compat.h"
@@ -167,23 +165,6 @@ static bool ahead_looks_like_sweep(struct uvm_managed *mgd,
 	return prev && !READ_ONCE(prev->nr_devs);
 }
 
-/*
- * A CPU to run the worker near: one of @nid's, but not this one (the
- * faulting thread goes on here); else any other; else no preference.
- * Unbound workqueues run an item in the pod (node or cache domain) of the
- * CPU it names.
- */
-static int ahead_cpu(int nid)
-{
-	int this = raw_smp_processor_id(), cpu;
-
-	for_each_cpu_and(cpu, cpumask_of_node(nid), cpu_online_mask)
-		if (cpu != this)
-			return cpu;
-	cpu = cpumask_any_but(cpu_online_mask, this);
-	return cpu < nr_cpu_ids ? cpu : WORK_CPU_UNBOUND;
-}
-
 /**
  * uvm_fault_ahead_kick() - after a fault-back from a device, bring the next
  * blocks of @vma home in the background.
@@ -219,5 +200,5 @@ void uvm_fault_ahead_kick(struct uvm_managed *mgd, struct vm_area_struct *vma,
 	fa->nid = nid;
 	fa->write = write;
 	spin_unlock(&fa->lock);
-	queue_work_on(ahead_cpu(nid), system_unbound_wq, &fa->work);
+	queue_work_on(uvm_helper_cpu(nid), system_unbound_wq, &fa->work);
 }

@@ -200,6 +200,8 @@ int uvm_block_migrate_host_locked(struct uvm_va_block *block,
 				  int nid, const unsigned long *dup);
 void uvm_block_zap_cpu_locked(struct uvm_va_block *block, unsigned int first,
 			      unsigned int last);
+void uvm_block_zap_mask_locked(struct uvm_va_block *block,
+			       const unsigned long *mask);
 void uvm_block_put_page(struct page *page);
 void uvm_block_put_pages(struct page **pages, unsigned int n);
 void uvm_block_free_host_pages_locked(struct uvm_va_block *block,
@@ -263,6 +265,14 @@ void uvm_fault_ahead_fini(struct uvm_managed *mgd);
 void uvm_fault_ahead_kick(struct uvm_managed *mgd, struct vm_area_struct *vma,
 			  unsigned long next, unsigned long addr, int nid,
 			  bool write, bool sweep);
+
+/* uvm_zap_ahead.c */
+struct uvm_zap_ahead;
+struct uvm_zap_ahead *uvm_zap_ahead_start(struct uvm_managed *mgd,
+					  unsigned int dev);
+void uvm_zap_ahead_queue(struct uvm_zap_ahead *za, struct uvm_va_block *block,
+			 const unsigned long *mask, const unsigned long *dup);
+void uvm_zap_ahead_finish(struct uvm_zap_ahead *za);
 
 /* uvm_migrate.c, uvm_advise.c: ioctl handlers (struct file, user arg). */
 int uvm_prefetch_ioctl(struct uvm_managed *mgd, struct uvm_prefetch *args);

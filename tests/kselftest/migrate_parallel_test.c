@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The parallel parts of migration: the CPU copy engine (kmod/uvm_ce.c: one
+ * block's copy split into pieces over several CPUs, module parameter
+ * copy_helpers) and zap-ahead (kmod/uvm_zap_ahead.c: a prefetch to a device
+ * zaps the next block's CPU mappings on another CPU while it copies this
+ * one). Data stays exact for every copy_helpers value, for ranges that
+ * start and end inside blocks and for sparse ones; zap-ahead is counted
+ * when the VM has another CPU; CPU writers racing with prefetches lose no
+ * write; bad parameter values are refused.
+ * Needs one device (any backend).
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+
+#include "kselftest_harness.h"
+#include "uvm_test_util.h"
+
+#define HELPERS_PARAM	"/sys/module/uvm/parameters/copy_helpers"
+#define LEN		(16 * MIB)
+#define BLOCK		(2 * MIB)
+
+FIXTURE(par)
+{
+	int fd;
+	int dev;
+	long saved;
+	char *p;
+};
+
+FIXTURE_SETUP(par)
+{
+	self->fd = uvm_open();
+	ASSERT_LE(0, self->fd);
+	self->p = NULL;
+	self->saved = -1;
+	self->dev = uvm_find_device(self->fd, 0, 0);
+	if (self->dev < 0)
+		SKIP(return, "needs a device");
+	self->saved = uvm_read_long(HELPERS_PARAM);
+	ASSERT_LE(0, self->saved);
+	self->p = uvm_map(self->fd, LEN);
+	ASSERT_NE(NULL, self->p);
+}
+
+FIXTURE_TEARDOWN(par)
+{
+	char buf[32];
+
+	if (self->p)
+		munmap(self->p, LEN);
+	if (self->saved >= 0) {
+		snprintf(buf, sizeof(buf), "%ld", self->saved);
+		uvm_write_str(HELPERS_PARAM, buf);
+	}
+	close(self->fd);
+}
+
+static uint64_t st(int fd, unsigned int stat)
+{
+	return uvm_stat(fd, stat, UVM_STATS_VA_SPACE);
+}
+
+static void sweep_read(const char *p, size_t len)
+{
+	volatile char c;
+	size_t i;
+
+	for (i = 0; i < len; i += PAGE)
+		c = p[i];
+	(void)c;
+}
+
+/* Host -> device -> host with copy_helpers = @h: every byte survives. */
+static int round_trip(int fd, int dev, char *p, size_t len, const char *h,
+		      uint64_t seed)
+{
+	if (uvm_write_str(HELPERS_PARAM, h))
+		return -1;
+	uvm_fill(p, len, seed);
+	if (uvm_prefetch(fd, p, len, UVM_LOC_DEVICE, dev))
+		return -2;
+	if (uvm_res1(fd, p + len / 2).devices_resident == 0)
+		return -3;
+	if (uvm_prefetch(fd, p, len, UVM_LOC_HOST_NUMA, 0))
+		return -4;
+	return uvm_check(p, len, seed) ? -5 : 0;
+}
+
+TEST_F(par, every_helper_count_copies_exactly)
+{
+	EXPECT_EQ(0, round_trip(self->fd, self->dev, self->p, LEN, "0", 1));
+	EXPECT_EQ(0, round_trip(self->fd, self->dev, self->p, LEN, "1", 2));
+	EXPECT_EQ(0, round_trip(self->fd, self->dev, self->p, LEN, "7", 3));
+}
+
+/* Pieces cut across a range that starts and ends inside blocks. */
+TEST_F(par, unaligned_range_copies_exactly)
+{
+	char *q = self->p + 3 * PAGE;
+	size_t len = 5 * MIB + 7 * PAGE;
+
+	uvm_fill(self->p, LEN, 9);
+	EXPECT_EQ(0, round_trip(self->fd, self->dev, q, len, "3", 4));
+	/* Outside the range nothing moved or changed. */
+	EXPECT_EQ(0, uvm_check_off(self->p, 0, 3 * PAGE, 9));
+	EXPECT_EQ(0, uvm_check_off(self->p, 3 * PAGE + len,
+				   LEN - 3 * PAGE - len, 9));
+}
+
+/* Every third page populated: the rest are populated zeroed on the device. */
+TEST_F(par, sparse_range_copies_exactly)
+{
+	size_t i;
+	int bad = 0;
+
+	ASSERT_EQ(0, uvm_write_str(HELPERS_PARAM, "3"));
+	for (i = 0; i < LEN; i += 3 * PAGE)
+		memset(self->p + i, (int)(i / PAGE) | 1, PAGE);
+	ASSERT_EQ(0, uvm_prefetch(self->fd, self->p, LEN, UVM_LOC_DEVICE,
+				  self->dev));
+	ASSERT_EQ(0, uvm_prefetch(self->fd, self->p, LEN, UVM_LOC_HOST_NUMA, 0));
+	for (i = 0; i < LEN; i += PAGE) {
+		char want = i % (3 * PAGE) ? 0 : (char)((i / PAGE) | 1);
+
+		bad += self->p[i] != want || self->p[i + PAGE - 1] != want;
+	}
+	EXPECT_EQ(0, bad);
+}
+
+/* Read-only CPU mappings over several blocks: zapped ahead, data exact. */
+TEST_F(par, prefetch_zaps_ahead)
+{
+	uint64_t z0;
+
+	uvm_fill(self->p, LEN, 5);
+	sweep_read(self->p, LEN);	/* host-resident, mapped */
+	z0 = st(self->fd, UVM_STAT_ZAP_AHEAD_PAGES);
+	ASSERT_EQ(0, uvm_prefetch(self->fd, self->p, LEN, UVM_LOC_DEVICE,
+				  self->dev));
+	if (sysconf(_SC_NPROCESSORS_ONLN) > 1)
+		EXPECT_LT(z0, st(self->fd, UVM_STAT_ZAP_AHEAD_PAGES));
+	/* At most every page but the first block's. */
+	EXPECT_GE((LEN - BLOCK) / PAGE, st(self->fd, UVM_STAT_ZAP_AHEAD_PAGES) - z0);
+	EXPECT_EQ(0, uvm_res1(self->fd, self->p + LEN - PAGE).flags &
+		     UVM_PAGE_CPU_MAPPED);
+	EXPECT_EQ(0, uvm_check(self->p, LEN, 5));
+}
+
+/* One block: nothing to zap ahead of. */
+TEST_F(par, one_block_zaps_nothing_ahead)
+{
+	uint64_t z0;
+
+	uvm_fill(self->p, BLOCK, 6);
+	z0 = st(self->fd, UVM_STAT_ZAP_AHEAD_PAGES);
+	ASSERT_EQ(0, uvm_prefetch(self->fd, self->p, BLOCK, UVM_LOC_DEVICE,
+				  self->dev));
+	EXPECT_EQ(z0, st(self->fd, UVM_STAT_ZAP_AHEAD_PAGES));
+	EXPECT_EQ(0, uvm_check(self->p, BLOCK, 6));
+}
+
+struct writer {
+	volatile uint64_t *p;	/* first word of each page it owns */
+	size_t stride;		/* in words */
+	unsigned int pages;
+	atomic_int *stop;
+	uint64_t last;
+};
+
+static void *writer_run(void *arg)
+{
+	struct writer *w = arg;
+	uint64_t v = 0;
+	unsigned int i;
+
+	while (!atomic_load(w->stop)) {
+		v++;
+		for (i = 0; i < w->pages; i++)
+			w->p[i * w->stride] = v;
+	}
+	w->last = v;
+	return NULL;
+}
+
+/* Writers racing with prefetches both ways: the last write always wins. */
+TEST_F(par, racing_writers_lose_nothing)
+{
+	size_t words = PAGE / sizeof(uint64_t);
+	struct writer w[2];
+	pthread_t t[2];
+	atomic_int stop = 0;
+	unsigned int i, k;
+	int bad = 0;
+
+	uvm_fill(self->p, LEN, 8);
+	for (k = 0; k < 2; k++) {
+		/* Writer k: one page in 8 of every block, offset by k. */
+		w[k] = (struct writer){
+			.p = (volatile uint64_t *)(self->p + k * PAGE),
+			.stride = 8 * words, .pages = LEN / PAGE / 8,
+			.stop = &stop,
+		};
+		ASSERT_EQ(0, pthread_create(&t[k], NULL, writer_run, &w[k]));
+	}
+	for (i = 0; i < 6; i++) {
+		ASSERT_EQ(0, uvm_prefetch(self->fd, self->p, LEN,
+					  UVM_LOC_DEVICE, self->dev));
+		ASSERT_EQ(0, uvm_prefetch(self->fd, self->p, LEN,
+					  UVM_LOC_HOST_NUMA, 0));
+	}
+	atomic_store(&stop, 1);
+	for (k = 0; k < 2; k++)
+		pthread_join(t[k], NULL);
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < w[k].pages; i++)
+			bad += w[k].p[i * w[k].stride] != w[k].last;
+	EXPECT_EQ(0, bad);
+	/* The rest of each written page and the other pages are intact. */
+	for (i = 0; i < LEN / PAGE; i++) {
+		size_t off = (size_t)i * PAGE;
+
+		if (i % 8 < 2)
+			bad += uvm_check_off(self->p, off + 8, PAGE - 8, 8) != 0;
+		else
+			bad += uvm_check_off(self->p, off, PAGE, 8) != 0;
+	}
+	EXPECT_EQ(0, bad);
+}
+
+TEST_F(par, bad_values_are_refused)
+{
+	ASSERT_EQ(0, uvm_write_str(HELPERS_PARAM, "2"));
+	EXPECT_EQ(-EINVAL, uvm_write_str(HELPERS_PARAM, "8"));
+	EXPECT_EQ(-EINVAL, uvm_write_str(HELPERS_PARAM, "-1"));
+	EXPECT_EQ(-EINVAL, uvm_write_str(HELPERS_PARAM, "x"));
+	EXPECT_EQ(2, uvm_read_long(HELPERS_PARAM));
+}
+
+TEST_HARNESS_MAIN
