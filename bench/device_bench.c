@@ -24,6 +24,10 @@
  *                            faults): the access path's own cost
  *   cpu_faultback            CPU memcpy() out of a device-resident range
  *                            (CPU faults migrate it home) / raw d2h (>= 0.5)
+ *   cpu_faultback_vs_home    the same / the same memcpy() repeated right
+ *                            after (data home and mapped): what the faults
+ *                            and migrations cost, apart from the copy loop
+ *                            itself (informational)
  *   device_fault_latency     one isolated device fault (64-byte read of a
  *                            host-resident page alone in its 2 MiB block) /
  *                            one page memcpy()'d through the raw mapping
@@ -225,7 +229,7 @@ static void bench_throughput(size_t len, int reps)
 {
 	double pf_h2d[MAX_REPS], pf_d2h[MAX_REPS], raw_h2d[MAX_REPS],
 	       raw_d2h[MAX_REPS], dfault[MAX_REPS], dres[MAX_REPS],
-	       cpu_fb[MAX_REPS], rh2d, rd2h;
+	       cpu_fb[MAX_REPS], cpu_home[MAX_REPS], rh2d, rd2h;
 	struct raw r = { .len = len };
 	char *m = map_managed(len), *h = map_anon(len);
 	char base[256];
@@ -272,6 +276,10 @@ static void bench_throughput(size_t len, int reps)
 			fprintf(stderr, "device_bench: CPU fault-back moved only "
 				"%llu pages\n", (unsigned long long)
 				(stat_get(UVM_STAT_MIGRATE_D2H_PAGES) - d2h0));
+		/* The same copy again, the data home and mapped. */
+		t = now();
+		memcpy(h, m, len);
+		cpu_home[i] = len / (now() - t) / 1e9;
 		/* m is host-resident again for the next rep */
 	}
 	rh2d = median(raw_h2d, reps);
@@ -288,6 +296,9 @@ static void bench_throughput(size_t len, int reps)
 		 "memory->host through its CPU mapping (%s)", dev_desc);
 	report("prefetch_d2h", median(pf_d2h, reps), "GB/s", base, rd2h, ">= 0.9");
 	report("cpu_faultback", median(cpu_fb, reps), "GB/s", base, rd2h, ">= 0.5");
+	report("cpu_faultback_vs_home", median(cpu_fb, reps), "GB/s",
+	       "the same memcpy() right after, the data home and mapped",
+	       median(cpu_home, reps), "informational");
 	report("device_access_resident", median(dres, reps), "GB/s", base, rd2h,
 	       "informational");
 

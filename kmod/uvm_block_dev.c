@@ -275,6 +275,7 @@ static int block_copy_peer(struct uvm_block_dev *dst, struct uvm_block_dev *src,
  * @block: the block (its lock held by the caller throughout).
  * @bd: the device side (has a chunk).
  * @mask: pages to copy; all have a host page.
+ * @zap: CPU-mapped pages whose PTEs go while the copy runs, or NULL.
  * @first: first page of @mask; pieces count from here.
  * @to_dev: host to device.
  */
@@ -282,6 +283,7 @@ struct block_copy {
 	struct uvm_va_block *block;
 	struct uvm_block_dev *bd;
 	const unsigned long *mask;
+	const unsigned long *zap;
 	unsigned int first;
 	bool to_dev;
 };
@@ -332,27 +334,39 @@ static int block_copy_piece(void *arg, unsigned int piece)
 					       start + UVM_CE_PIECE_PAGES));
 }
 
+static void block_copy_zap(void *arg)
+{
+	const struct block_copy *c = arg;
+
+	if (c->zap)
+		uvm_block_zap_mask_locked(c->block, c->zap);
+}
+
 /*
- * Host pages of @mask <-> @bd's chunk (@to_dev: host to device). A large
- * copy is split into pieces for the copy engine's CPUs (uvm_ce.c).
+ * Host pages of @mask <-> @bd's chunk (@to_dev: host to device), and the
+ * CPU PTEs of @zap (may be NULL) zapped meanwhile. A large copy is split
+ * into pieces for the copy engine's CPUs (uvm_ce.c) and this CPU zaps while
+ * the helpers copy.
  */
 static int block_copy_host_dev(struct uvm_va_block *block,
 			       struct uvm_block_dev *bd,
-			       const unsigned long *mask, bool to_dev)
+			       const unsigned long *mask, bool to_dev,
+			       const unsigned long *zap)
 {
 	struct block_copy c = {
 		.block = block, .bd = bd, .mask = mask, .to_dev = to_dev,
-		.first = find_first_bit(mask, UVM_BLOCK_PAGES),
+		.zap = zap, .first = find_first_bit(mask, UVM_BLOCK_PAGES),
 	};
 	unsigned int span;
 
-	if (c.first == UVM_BLOCK_PAGES)
-		return 0;
-	if (bitmap_weight(mask, UVM_BLOCK_PAGES) < UVM_CE_SPLIT_PAGES)
+	if (c.first == UVM_BLOCK_PAGES ||
+	    bitmap_weight(mask, UVM_BLOCK_PAGES) < UVM_CE_SPLIT_PAGES) {
+		block_copy_zap(&c);
 		return block_copy_span(&c, c.first, UVM_BLOCK_PAGES);
+	}
 	span = find_last_bit(mask, UVM_BLOCK_PAGES) + 1 - c.first;
 	return uvm_ce_run(block_copy_piece, &c,
-			  DIV_ROUND_UP(span, UVM_CE_PIECE_PAGES));
+			  DIV_ROUND_UP(span, UVM_CE_PIECE_PAGES), block_copy_zap);
 }
 
 /* Zero the pages of @mask in @bd's chunk. */
@@ -489,9 +503,13 @@ static void block_drop_devs_except(struct uvm_va_block *block,
 			uvm_block_drop_dev_locked(block, d, mask);
 }
 
-/* Fill @bd with the pages of @todo from other devices, then the host. */
+/*
+ * Fill @bd with the pages of @todo from other devices, then the host,
+ * zapping the CPU PTEs of @zap while the host pages are copied.
+ */
 static int block_fill_dev(struct uvm_va_block *block, struct uvm_block_dev *bd,
-			  unsigned long *todo, struct uvm_counters_delta *delta)
+			  unsigned long *todo, const unsigned long *zap,
+			  struct uvm_counters_delta *delta)
 {
 	DECLARE_BITMAP(run, UVM_BLOCK_PAGES);
 	struct uvm_block_dev *src;
@@ -513,7 +531,7 @@ static int block_fill_dev(struct uvm_va_block *block, struct uvm_block_dev *bd,
 		if (block->cpu_pages[i])
 			set_bit(i, run);
 	t0 = ktime_get_ns();
-	ret = block_copy_host_dev(block, bd, run, true);
+	ret = block_copy_host_dev(block, bd, run, true, zap);
 	if (ret)
 		return ret;
 	delta->h2d_ns = ktime_get_ns() - t0;
@@ -559,13 +577,16 @@ int uvm_block_to_dev_locked(struct uvm_va_block *block,
 
 	/*
 	 * No CPU write may land in a page once its copy is taken: its writable
-	 * CPU mappings go first. Read-only ones stay until the copy is done (a
-	 * write to such a page waits for the block lock in ->page_mkwrite).
+	 * CPU mappings go first. The read-only ones of moving pages go while
+	 * the copy runs (a CPU access in between faults and waits for the
+	 * block lock); those of duplicated pages stay.
 	 */
 	bitmap_and(move, todo, block->cpu_writable, UVM_BLOCK_PAGES);
 	block_zap_host(block, move);
+	bitmap_andnot(move, todo, dup, UVM_BLOCK_PAGES);
+	bitmap_and(move, move, block->cpu_mapped, UVM_BLOCK_PAGES);
 
-	ret = block_fill_dev(block, bd, todo, &delta);
+	ret = block_fill_dev(block, bd, todo, move, &delta);
 	if (ret) {
 		block_dev_trim(block, udev->id);
 		return ret;
@@ -622,7 +643,7 @@ int uvm_block_to_host_locked(struct uvm_va_block *block, int nid,
 		ret = block_alloc_host_pages(block, run, nid);
 		t0 = ktime_get_ns();
 		if (!ret)
-			ret = block_copy_host_dev(block, src, run, false);
+			ret = block_copy_host_dev(block, src, run, false, NULL);
 		if (ret) {
 			block_free_host_pages(block, run);
 			return ret;

@@ -98,10 +98,14 @@ static unsigned int ce_pick_cpus(int *cpus, unsigned int n)
  * @arg: passed to @fn.
  * @nr_pieces: pieces; one helper is started per piece beyond the first,
  *	       up to copy_helpers.
+ * @meanwhile: if not NULL, called with @arg on this CPU once the helpers
+ *	       are started, before it takes pieces itself: work of the
+ *	       caller's that may overlap the pieces.
  *
  * Return: 0, or the first error of a piece (later pieces not started).
  */
-int uvm_ce_run(uvm_ce_piece_fn fn, void *arg, unsigned int nr_pieces)
+int uvm_ce_run(uvm_ce_piece_fn fn, void *arg, unsigned int nr_pieces,
+	       void (*meanwhile)(void *arg))
 {
 	struct uvm_ce_helper helpers[UVM_CE_MAX_HELPERS];
 	struct uvm_ce_job job = {
@@ -120,6 +124,8 @@ int uvm_ce_run(uvm_ce_piece_fn fn, void *arg, unsigned int nr_pieces)
 		helpers[i].job = &job;
 		queue_work_on(cpus[i], system_wq, &helpers[i].work);
 	}
+	if (meanwhile)
+		meanwhile(arg);
 	ce_pull(&job);
 	for (i = 0; i < n; i++) {
 		cancel_work_sync(&helpers[i].work);

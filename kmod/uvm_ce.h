@@ -14,6 +14,7 @@
  */
 typedef int (*uvm_ce_piece_fn)(void *arg, unsigned int piece);
 
-int uvm_ce_run(uvm_ce_piece_fn fn, void *arg, unsigned int nr_pieces);
+int uvm_ce_run(uvm_ce_piece_fn fn, void *arg, unsigned int nr_pieces,
+	       void (*meanwhile)(void *arg));
 
 #endif /* __UVM_CE_H__ */

@@ -266,14 +266,6 @@ void uvm_fault_ahead_kick(struct uvm_managed *mgd, struct vm_area_struct *vma,
 			  unsigned long next, unsigned long addr, int nid,
 			  bool write, bool sweep);
 
-/* uvm_zap_ahead.c */
-struct uvm_zap_ahead;
-struct uvm_zap_ahead *uvm_zap_ahead_start(struct uvm_managed *mgd,
-					  unsigned int dev);
-void uvm_zap_ahead_queue(struct uvm_zap_ahead *za, struct uvm_va_block *block,
-			 const unsigned long *mask, const unsigned long *dup);
-void uvm_zap_ahead_finish(struct uvm_zap_ahead *za);
-
 /* uvm_migrate.c, uvm_advise.c: ioctl handlers (struct file, user arg). */
 int uvm_prefetch_ioctl(struct uvm_managed *mgd, struct uvm_prefetch *args);
 int uvm_advise_ioctl(struct uvm_managed *mgd, struct uvm_advise *args);

@@ -16,9 +16,7 @@
  *
  * The VA space lock is taken for write to record the request, then
  * downgraded so faults proceed on other blocks while data moves block by
- * block. A fatal signal stops a long prefetch between blocks. A prefetch to
- * a device zaps the CPU mappings of the next block on another CPU while it
- * copies this one (uvm_zap_ahead.c).
+ * block. A fatal signal stops a long prefetch between blocks.
  *
  * UVM_IOCTL_DISCARD drops every copy of the pages wholly inside a range and
  * optionally prefetches the range afterwards.
@@ -109,34 +107,9 @@ static int prefetch_block(struct uvm_managed *mgd, unsigned long addr,
 	return ret;
 }
 
-/* Hand the CPU mappings of the block at [addr, next) to the zap-ahead. */
-static void prefetch_zap_ahead(struct uvm_managed *mgd,
-			       struct uvm_zap_ahead *za, unsigned long addr,
-			       unsigned long next)
-{
-	unsigned int first = uvm_block_index(addr);
-	DECLARE_BITMAP(mask, UVM_BLOCK_PAGES);
-	DECLARE_BITMAP(dup, UVM_BLOCK_PAGES);
-	struct uvm_va_block *block;
-
-	block = xa_load(&mgd->blocks, addr >> UVM_BLOCK_SHIFT);
-	if (!block || !READ_ONCE(block->nr_cpu_pages))
-		return;
-	read_mostly_mask(mgd, addr, next, dup);
-	bitmap_zero(mask, UVM_BLOCK_PAGES);
-	bitmap_set(mask, first, uvm_block_index(next - 1) - first + 1);
-	uvm_zap_ahead_queue(za, block, mask, dup);
-}
-
-static unsigned long block_next(unsigned long addr, unsigned long end)
-{
-	return min(end, (addr | (UVM_BLOCK_SIZE - 1)) + 1);
-}
-
 static int prefetch_range(struct uvm_managed *mgd, unsigned long start,
 			  unsigned long end, const struct uvm_loc *dst)
 {
-	struct uvm_zap_ahead *za = NULL;
 	struct uvm_device *udev = NULL;
 	unsigned long addr, next;
 	int ret = 0;
@@ -145,19 +118,14 @@ static int prefetch_range(struct uvm_managed *mgd, unsigned long start,
 		udev = uvm_device_get(dst->id);
 		if (!udev)
 			return -ENODEV;
-		if (block_next(start, end) < end)
-			za = uvm_zap_ahead_start(mgd, udev->id);
 	}
 	for (addr = start; !ret && addr < end; addr = next) {
-		next = block_next(addr, end);
-		if (za && next < end)
-			prefetch_zap_ahead(mgd, za, next, block_next(next, end));
+		next = min(end, (addr | (UVM_BLOCK_SIZE - 1)) + 1);
 		if (fatal_signal_pending(current))
 			ret = -EINTR;
 		else
 			ret = prefetch_block(mgd, addr, next, dst, udev);
 	}
-	uvm_zap_ahead_finish(za);
 	if (udev)
 		uvm_device_put(udev);
 	return ret;

@@ -48,7 +48,6 @@ static const struct {
 	[UVM_STAT_CPU_DEVICE_MAPS] = { "cpu_device_maps", "CPU PTEs to device memory" },
 	[UVM_STAT_POOL_REUSED] = { "pool_reused", "host pages reused from the VA space's pool" },
 	[UVM_STAT_FAULT_AHEAD_PAGES] = { "fault_ahead_pages", "pages fault-ahead brought home" },
-	[UVM_STAT_ZAP_AHEAD_PAGES] = { "zap_ahead_pages", "CPU PTEs zapped ahead of a prefetch" },
 };
 
 unsigned int ut_stat_known(void)

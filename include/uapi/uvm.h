@@ -313,8 +313,7 @@ struct uvm_residency {
 #define UVM_STAT_CPU_DEVICE_MAPS	23	/* CPU PTEs to device memory */
 #define UVM_STAT_POOL_REUSED		24	/* host pages reused from the pool */
 #define UVM_STAT_FAULT_AHEAD_PAGES	25	/* pages brought home by fault-ahead */
-#define UVM_STAT_ZAP_AHEAD_PAGES	26	/* CPU PTEs zapped ahead of a prefetch */
-#define UVM_STAT_COUNT			27
+#define UVM_STAT_COUNT			26
 
 /* struct uvm_stats.scope */
 #define UVM_STATS_VA_SPACE		0	/* this open file */

@@ -2,12 +2,12 @@
 /*
  * The parallel parts of migration: the CPU copy engine (kmod/uvm_ce.c: one
  * block's copy split into pieces over several CPUs, module parameter
- * copy_helpers) and zap-ahead (kmod/uvm_zap_ahead.c: a prefetch to a device
- * zaps the next block's CPU mappings on another CPU while it copies this
- * one). Data stays exact for every copy_helpers value, for ranges that
- * start and end inside blocks and for sparse ones; zap-ahead is counted
- * when the VM has another CPU; CPU writers racing with prefetches lose no
- * write; bad parameter values are refused.
+ * copy_helpers), with the CPU's read-only mappings of the moving pages
+ * zapped while the helpers copy. Data stays exact for every copy_helpers
+ * value, for ranges that start and end inside blocks and for sparse ones;
+ * mapped pages end unmapped; CPU readers and writers racing with
+ * prefetches see only right data and lose no write; bad parameter values
+ * are refused.
  * Needs one device (any backend).
  */
 #include <pthread.h>
@@ -55,11 +55,6 @@ FIXTURE_TEARDOWN(par)
 		uvm_write_str(HELPERS_PARAM, buf);
 	}
 	close(self->fd);
-}
-
-static uint64_t st(int fd, unsigned int stat)
-{
-	return uvm_stat(fd, stat, UVM_STATS_VA_SPACE);
 }
 
 static void sweep_read(const char *p, size_t len)
@@ -129,36 +124,70 @@ TEST_F(par, sparse_range_copies_exactly)
 	EXPECT_EQ(0, bad);
 }
 
-/* Read-only CPU mappings over several blocks: zapped ahead, data exact. */
-TEST_F(par, prefetch_zaps_ahead)
+/* Read-only CPU mappings: zapped while the copy runs, data exact. */
+TEST_F(par, mapped_pages_move_and_end_unmapped)
 {
-	uint64_t z0;
-
 	uvm_fill(self->p, LEN, 5);
-	sweep_read(self->p, LEN);	/* host-resident, mapped */
-	z0 = st(self->fd, UVM_STAT_ZAP_AHEAD_PAGES);
+	sweep_read(self->p, LEN);	/* host-resident, mapped read-only */
+	ASSERT_NE(0, uvm_res1(self->fd, self->p + LEN - PAGE).flags &
+		     UVM_PAGE_CPU_MAPPED);
 	ASSERT_EQ(0, uvm_prefetch(self->fd, self->p, LEN, UVM_LOC_DEVICE,
 				  self->dev));
-	if (sysconf(_SC_NPROCESSORS_ONLN) > 1)
-		EXPECT_LT(z0, st(self->fd, UVM_STAT_ZAP_AHEAD_PAGES));
-	/* At most every page but the first block's. */
-	EXPECT_GE((LEN - BLOCK) / PAGE, st(self->fd, UVM_STAT_ZAP_AHEAD_PAGES) - z0);
+	EXPECT_EQ(0, uvm_res1(self->fd, self->p).flags & UVM_PAGE_CPU_MAPPED);
 	EXPECT_EQ(0, uvm_res1(self->fd, self->p + LEN - PAGE).flags &
 		     UVM_PAGE_CPU_MAPPED);
+	EXPECT_NE(0, uvm_res1(self->fd, self->p + LEN / 2).devices_resident);
 	EXPECT_EQ(0, uvm_check(self->p, LEN, 5));
 }
 
-/* One block: nothing to zap ahead of. */
-TEST_F(par, one_block_zaps_nothing_ahead)
-{
-	uint64_t z0;
+struct reader {
+	const char *p;
+	atomic_int *stop;
+	size_t bad;
+	size_t reads;
+};
 
-	uvm_fill(self->p, BLOCK, 6);
-	z0 = st(self->fd, UVM_STAT_ZAP_AHEAD_PAGES);
-	ASSERT_EQ(0, uvm_prefetch(self->fd, self->p, BLOCK, UVM_LOC_DEVICE,
-				  self->dev));
-	EXPECT_EQ(z0, st(self->fd, UVM_STAT_ZAP_AHEAD_PAGES));
-	EXPECT_EQ(0, uvm_check(self->p, BLOCK, 6));
+/* Check one byte per page against the pattern until told to stop. */
+static void *reader_run(void *arg)
+{
+	struct reader *r = arg;
+	size_t i;
+
+	while (!atomic_load(r->stop)) {
+		for (i = 0; i < LEN; i += PAGE + 8) {
+			r->bad += (unsigned char)r->p[i] != uvm_pattern(7, i);
+			r->reads++;
+		}
+	}
+	return NULL;
+}
+
+/* Readers racing with prefetches both ways only ever see the data. */
+TEST_F(par, racing_readers_see_only_the_data)
+{
+	struct reader r[2];
+	pthread_t t[2];
+	atomic_int stop = 0;
+	unsigned int i, k;
+
+	uvm_fill(self->p, LEN, 7);
+	for (k = 0; k < 2; k++) {
+		r[k] = (struct reader){ .p = self->p, .stop = &stop };
+		ASSERT_EQ(0, pthread_create(&t[k], NULL, reader_run, &r[k]));
+	}
+	for (i = 0; i < 6; i++) {
+		ASSERT_EQ(0, uvm_prefetch(self->fd, self->p, LEN,
+					  UVM_LOC_DEVICE, self->dev));
+		ASSERT_EQ(0, uvm_prefetch(self->fd, self->p, LEN,
+					  UVM_LOC_HOST_NUMA, 0));
+	}
+	atomic_store(&stop, 1);
+	for (k = 0; k < 2; k++) {
+		pthread_join(t[k], NULL);
+		EXPECT_EQ(0, r[k].bad);
+		EXPECT_LT(0, r[k].reads);
+	}
+	EXPECT_EQ(0, uvm_check(self->p, LEN, 7));
 }
 
 struct writer {
