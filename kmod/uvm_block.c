@@ -457,7 +457,8 @@ int uvm_block_migrate_host_locked(struct uvm_va_block *block,
 	if (block->nr_devs) {
 		bitmap_zero(mask, UVM_BLOCK_PAGES);
 		bitmap_set(mask, first, last - first + 1);
-		ret = uvm_block_to_host_locked(block, nid, mask, dup);
+		ret = uvm_block_to_host_locked(block, nid, mask, dup,
+					       UVM_CAUSE_PREFETCH);
 	}
 	while (i <= last && !ret) {
 		if (!block_page_needs_move(block, i, nid)) {
@@ -477,8 +478,8 @@ int uvm_block_migrate_host_locked(struct uvm_va_block *block,
 		uvm_count(block->mgd, UVM_STAT_MIGRATE_H2H_BYTES,
 			  (u64)moved << PAGE_SHIFT);
 		trace_uvm_migrate(block->start + ((unsigned long)first << PAGE_SHIFT),
-				  moved, NUMA_NO_NODE, nid, UVM_CAUSE_PREFETCH,
-				  copy_ns);
+				  moved, NUMA_NO_NODE, UVM_TRACE_NONE, nid,
+				  UVM_TRACE_NONE, UVM_CAUSE_PREFETCH, copy_ns);
 	}
 	if (ret)
 		return ret;

@@ -38,6 +38,8 @@
  * counters and the tracepoint.
  */
 struct uvm_counters_delta {
+	int cause;
+	int host_node;
 	unsigned int populated;
 	unsigned int h2d;
 	unsigned int d2h;
@@ -50,15 +52,16 @@ struct uvm_counters_delta {
 /*
  * Count @d on the VA space, globally and on one device: the destination
  * of host->device and device->device moves (@to), the source of
- * device->host moves (@from). NULL is the host.
+ * device->host moves (@from). NULL is the host, on node @d->host_node.
  */
 static void block_count_moves(struct uvm_va_block *block,
 			      const struct uvm_counters_delta *d,
 			      struct uvm_device *from, struct uvm_device *to)
 {
 	struct uvm_managed *mgd = block->mgd;
-	int f = from ? from->id : UVM_TRACE_HOST;
-	int t = to ? to->id : UVM_TRACE_HOST;
+	int f = from ? from->id : UVM_TRACE_NONE;
+	int t = to ? to->id : UVM_TRACE_NONE;
+	int n = d->host_node;
 
 	if (d->populated)
 		uvm_count(mgd, UVM_STAT_PAGES_POPULATED, d->populated);
@@ -66,22 +69,22 @@ static void block_count_moves(struct uvm_va_block *block,
 		uvm_count_dev(mgd, to, UVM_STAT_MIGRATE_H2D_PAGES, d->h2d);
 		uvm_count_dev(mgd, to, UVM_STAT_MIGRATE_H2D_BYTES,
 			      (u64)d->h2d << PAGE_SHIFT);
-		trace_uvm_migrate(block->start, d->h2d, UVM_TRACE_HOST, t,
-				  UVM_CAUSE_DEVICE, d->h2d_ns);
+		trace_uvm_migrate(block->start, d->h2d, n, UVM_TRACE_NONE,
+				  UVM_TRACE_NONE, t, d->cause, d->h2d_ns);
 	}
 	if (d->d2h) {
 		uvm_count_dev(mgd, from, UVM_STAT_MIGRATE_D2H_PAGES, d->d2h);
 		uvm_count_dev(mgd, from, UVM_STAT_MIGRATE_D2H_BYTES,
 			      (u64)d->d2h << PAGE_SHIFT);
-		trace_uvm_migrate(block->start, d->d2h, f, UVM_TRACE_HOST,
-				  UVM_CAUSE_DEVICE, d->d2h_ns);
+		trace_uvm_migrate(block->start, d->d2h, UVM_TRACE_NONE, f, n,
+				  UVM_TRACE_NONE, d->cause, d->d2h_ns);
 	}
 	if (d->d2d) {
 		uvm_count_dev(mgd, to, UVM_STAT_MIGRATE_D2D_PAGES, d->d2d);
 		uvm_count_dev(mgd, to, UVM_STAT_MIGRATE_D2D_BYTES,
 			      (u64)d->d2d << PAGE_SHIFT);
-		trace_uvm_migrate(block->start, d->d2d, f, t,
-				  UVM_CAUSE_DEVICE, d->d2d_ns);
+		trace_uvm_migrate(block->start, d->d2d, UVM_TRACE_NONE, f,
+				  UVM_TRACE_NONE, t, d->cause, d->d2d_ns);
 	}
 }
 
@@ -503,6 +506,22 @@ static void block_drop_devs_except(struct uvm_va_block *block,
 			uvm_block_drop_dev_locked(block, d, mask);
 }
 
+/* The node of the host pages of @mask; NUMA_NO_NODE if several. */
+static int block_host_node(struct uvm_va_block *block,
+			   const unsigned long *mask)
+{
+	int nid = NUMA_NO_NODE;
+	unsigned int i;
+
+	for_each_set_bit(i, mask, UVM_BLOCK_PAGES) {
+		if (nid == NUMA_NO_NODE)
+			nid = page_to_nid(block->cpu_pages[i]);
+		else if (page_to_nid(block->cpu_pages[i]) != nid)
+			return NUMA_NO_NODE;
+	}
+	return nid;
+}
+
 /*
  * Fill @bd with the pages of @todo from other devices, then the host,
  * zapping the CPU PTEs of @zap while the host pages are copied.
@@ -530,6 +549,7 @@ static int block_fill_dev(struct uvm_va_block *block, struct uvm_block_dev *bd,
 	for_each_set_bit(i, todo, UVM_BLOCK_PAGES)
 		if (block->cpu_pages[i])
 			set_bit(i, run);
+	delta->host_node = block_host_node(block, run);
 	t0 = ktime_get_ns();
 	ret = block_copy_host_dev(block, bd, run, true, zap);
 	if (ret)
@@ -548,6 +568,7 @@ static int block_fill_dev(struct uvm_va_block *block, struct uvm_block_dev *bd,
  * @udev: destination device.
  * @mask: pages to make resident (managed pages of the block).
  * @dup: pages whose other copies stay (read duplication); the rest move.
+ * @cause: UVM_CAUSE_*, for the uvm_migrate tracepoint.
  *
  * Copies come from another device (peer copy) or the host copy; pages with
  * no copy anywhere are populated zeroed on the device. CPU write access to
@@ -559,11 +580,13 @@ static int block_fill_dev(struct uvm_va_block *block, struct uvm_block_dev *bd,
  */
 int uvm_block_to_dev_locked(struct uvm_va_block *block,
 			    struct uvm_device *udev, const unsigned long *mask,
-			    const unsigned long *dup)
+			    const unsigned long *dup, int cause)
 {
 	DECLARE_BITMAP(todo, UVM_BLOCK_PAGES);
 	DECLARE_BITMAP(move, UVM_BLOCK_PAGES);
-	struct uvm_counters_delta delta = { };
+	struct uvm_counters_delta delta = {
+		.cause = cause, .host_node = NUMA_NO_NODE,
+	};
 	struct uvm_block_dev *bd;
 	int ret;
 
@@ -611,6 +634,7 @@ out_touch:
  * @nid: node for new host pages.
  * @mask: pages.
  * @dup: pages whose device copies stay (read duplication).
+ * @cause: UVM_CAUSE_*, for the uvm_migrate tracepoint.
  *
  * Pages with a host copy keep it where it is (node moves are
  * uvm_block_migrate_host_locked()); pages only on devices are copied home
@@ -620,11 +644,11 @@ out_touch:
  */
 int uvm_block_to_host_locked(struct uvm_va_block *block, int nid,
 			     const unsigned long *mask,
-			     const unsigned long *dup)
+			     const unsigned long *dup, int cause)
 {
 	DECLARE_BITMAP(todo, UVM_BLOCK_PAGES);
 	DECLARE_BITMAP(run, UVM_BLOCK_PAGES);
-	struct uvm_counters_delta delta = { };
+	struct uvm_counters_delta delta = { .cause = cause, .host_node = nid };
 	struct uvm_block_dev *src;
 	unsigned int i;
 	u64 t0;
@@ -739,7 +763,8 @@ s64 uvm_block_evict_dev_locked(struct uvm_va_block *block, unsigned int d)
 	for_each_set_bit(i, bd->resident, UVM_BLOCK_PAGES)
 		if (!block->cpu_pages[i])
 			set_bit(i, only);
-	ret = uvm_block_to_host_locked(block, udev->numa_node, only, none);
+	ret = uvm_block_to_host_locked(block, udev->numa_node, only, none,
+				       UVM_CAUSE_EVICTION);
 	if (ret)
 		return ret;
 	if (block->dev[d])	/* what is left is duplicated elsewhere */

@@ -95,7 +95,8 @@ static int fault_populate_preferred(struct uvm_va_block *block,
 		udev = uvm_device_get(pol->preferred.id);
 		if (udev) {
 			bitmap_zero(none, UVM_BLOCK_PAGES);
-			ret = uvm_block_to_dev_locked(block, udev, mask, none);
+			ret = uvm_block_to_dev_locked(block, udev, mask, none,
+						      UVM_CAUSE_DEVICE);
 			uvm_device_put(udev);
 			if (!ret)
 				return 0;
@@ -150,9 +151,11 @@ static int fault_migrate(struct uvm_va_block *block, struct uvm_device *udev,
 		if (page_copies(block, i) > 1)
 			set_bit(i, coll);
 	bitmap_zero(none, UVM_BLOCK_PAGES);
-	ret = uvm_block_to_dev_locked(block, udev, mask, none);
+	ret = uvm_block_to_dev_locked(block, udev, mask, none,
+				      UVM_CAUSE_DEVICE);
 	if (ret == -ENOSPC) {
-		ret = uvm_block_to_host_locked(block, numa_node_id(), mask, none);
+		ret = uvm_block_to_host_locked(block, numa_node_id(), mask,
+					       none, UVM_CAUSE_DEVICE);
 		return ret ?: fault_map_remote(block, udev, mask, write);
 	}
 	if (ret)
@@ -177,7 +180,8 @@ static int fault_dup(struct uvm_va_block *block, struct uvm_device *udev,
 	if (bd && bd->chunk)
 		bitmap_andnot(tmp, mask, bd->resident, UVM_BLOCK_PAGES);
 	new = bitmap_weight(tmp, UVM_BLOCK_PAGES);
-	ret = uvm_block_to_dev_locked(block, udev, mask, mask);
+	ret = uvm_block_to_dev_locked(block, udev, mask, mask,
+				      UVM_CAUSE_DEVICE);
 	if (ret == -ENOSPC) {	/* no room for a copy: read it remotely */
 		bitmap_zero(tmp, UVM_BLOCK_PAGES);
 		return fault_map_remote(block, udev, mask, tmp);

@@ -266,7 +266,8 @@ static vm_fault_t fault_from_device(struct uvm_va_block *block,
 		if (pol && pol->read_mostly)
 			set_bit(i, dup);
 	}
-	if (uvm_block_to_host_locked(block, nid, mask, dup))
+	if (uvm_block_to_host_locked(block, nid, mask, dup,
+				     UVM_CAUSE_CPU_FAULT))
 		return VM_FAULT_SIGBUS;
 	uvm_count(block->mgd, UVM_STAT_READ_DUP_COPIES,
 		  bitmap_weight(dup, UVM_BLOCK_PAGES));

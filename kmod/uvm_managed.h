@@ -213,10 +213,10 @@ struct uvm_block_dev *uvm_block_dev_get_locked(struct uvm_va_block *block,
 					       bool need_chunk);
 int uvm_block_to_dev_locked(struct uvm_va_block *block,
 			    struct uvm_device *udev, const unsigned long *mask,
-			    const unsigned long *dup);
+			    const unsigned long *dup, int cause);
 int uvm_block_to_host_locked(struct uvm_va_block *block, int nid,
 			     const unsigned long *mask,
-			     const unsigned long *dup);
+			     const unsigned long *dup, int cause);
 void uvm_block_drop_host_locked(struct uvm_va_block *block,
 				const unsigned long *mask);
 void uvm_block_drop_dev_locked(struct uvm_va_block *block, unsigned int d,

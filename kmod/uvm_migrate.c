@@ -66,7 +66,8 @@ static int prefetch_to_dev_locked(struct uvm_va_block *block,
 	DECLARE_BITMAP(ro, UVM_BLOCK_PAGES);
 	int ret;
 
-	ret = uvm_block_to_dev_locked(block, udev, mask, dup);
+	ret = uvm_block_to_dev_locked(block, udev, mask, dup,
+				      UVM_CAUSE_PREFETCH);
 	if (ret)
 		return ret;
 	bitmap_andnot(rw, mask, dup, UVM_BLOCK_PAGES);
@@ -102,7 +103,8 @@ static int prefetch_block(struct uvm_managed *mgd, unsigned long addr,
 		ret = uvm_block_migrate_host_locked(block, first, last, dst->id,
 						    dup);
 	else
-		ret = uvm_block_to_host_locked(block, numa_node_id(), mask, dup);
+		ret = uvm_block_to_host_locked(block, numa_node_id(), mask, dup,
+					       UVM_CAUSE_PREFETCH);
 	mutex_unlock(&block->lock);
 	return ret;
 }

@@ -15,11 +15,11 @@
 /* Why data moved (uvm_migrate's cause). */
 #define UVM_CAUSE_PREFETCH	0
 #define UVM_CAUSE_CPU_FAULT	1
-#define UVM_CAUSE_DEVICE	2	/* device fault or device prefetch */
+#define UVM_CAUSE_DEVICE	2	/* device fault */
 #define UVM_CAUSE_EVICTION	3
 
-/* uvm_migrate's from/to: a NUMA node, or a device id + UVM_TRACE_DEV. */
-#define UVM_TRACE_HOST		(-1)
+/* uvm_migrate's *_dev of host memory, *_node of device memory. */
+#define UVM_TRACE_NONE		(-1)
 
 /* duration_ns (ktime_get_ns()): the whole fault. */
 TRACE_EVENT(uvm_cpu_fault,
@@ -56,29 +56,40 @@ TRACE_EVENT(uvm_populate,
 		      __entry->addr, __entry->npages, __entry->nid)
 );
 
-/* duration_ns: the copies (allocation and unmapping excluded). */
+/*
+ * Pages of one block moved from one place to another. A place is a host
+ * node (*_node, *_dev = -1) or a device (*_dev, *_node = -1); from_node is
+ * -1 with from_dev -1 when the host pages were on several nodes.
+ * duration_ns: the copies (allocation and unmapping excluded).
+ */
 TRACE_EVENT(uvm_migrate,
-	    TP_PROTO(unsigned long addr, unsigned int npages, int from, int to,
-		     int cause, u64 duration_ns),
-	    TP_ARGS(addr, npages, from, to, cause, duration_ns),
+	    TP_PROTO(unsigned long addr, unsigned int npages, int from_node,
+		     int from_dev, int to_node, int to_dev, int cause,
+		     u64 duration_ns),
+	    TP_ARGS(addr, npages, from_node, from_dev, to_node, to_dev, cause,
+		    duration_ns),
 	    TP_STRUCT__entry(__field(pid_t, pid)
 			     __field(unsigned long, addr)
 			     __field(unsigned int, npages)
-			     __field(int, from)
-			     __field(int, to)
+			     __field(int, from_node)
+			     __field(int, from_dev)
+			     __field(int, to_node)
+			     __field(int, to_dev)
 			     __field(int, cause)
 			     __field(u64, duration_ns)),
 	    TP_fast_assign(__entry->pid = current->tgid;
 			   __entry->addr = addr;
 			   __entry->npages = npages;
-			   __entry->from = from;
-			   __entry->to = to;
+			   __entry->from_node = from_node;
+			   __entry->from_dev = from_dev;
+			   __entry->to_node = to_node;
+			   __entry->to_dev = to_dev;
 			   __entry->cause = cause;
 			   __entry->duration_ns = duration_ns;),
-	    TP_printk("pid=%d addr=0x%lx npages=%u from=%d to=%d cause=%d duration_ns=%llu",
+	    TP_printk("pid=%d addr=0x%lx npages=%u from_node=%d from_dev=%d to_node=%d to_dev=%d cause=%d duration_ns=%llu",
 		      __entry->pid, __entry->addr, __entry->npages,
-		      __entry->from, __entry->to, __entry->cause,
-		      __entry->duration_ns)
+		      __entry->from_node, __entry->from_dev, __entry->to_node,
+		      __entry->to_dev, __entry->cause, __entry->duration_ns)
 );
 
 /* duration_ns: servicing the batch (migrations, mappings), not the accesses. */

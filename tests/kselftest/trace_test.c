@@ -4,7 +4,8 @@
  * /sys/kernel/tracing if needed), triggers them through /dev/uvm and checks
  * that they fire with the right fields: uvm_cpu_fault (pid, addr, write,
  * nid, duration_ns), uvm_populate (pid, addr, npages, nid), uvm_migrate
- * (pid, addr, npages, from, to, cause, duration_ns). Also checks each
+ * (pid, addr, npages, from_node, from_dev, to_node, to_dev, cause,
+ * duration_ns). Also checks each
  * event's format file, which is what perf and bpftrace read. Runs in the VM
  * as root, 2 NUMA nodes.
  */
@@ -17,10 +18,11 @@
 
 #define TRACEFS		"/sys/kernel/tracing"
 #define UVM_CAUSE_PREFETCH	0	/* kmod/uvm_trace.h */
+#define UVM_CAUSE_CPU_FAULT	1
 
 /* One parsed event line. */
 struct ev {
-	int pid, nid, from, to, cause, write;
+	int pid, nid, from_node, from_dev, to_node, to_dev, cause, write;
 	unsigned long addr;
 	unsigned int npages;
 	long duration_ns;	/* -1000 if the event has none */
@@ -114,8 +116,10 @@ static int find_events(const char *trace, const char *name, int pid,
 				 NULL, 16);
 		v.npages = field(e, "npages", 10);
 		v.nid = field(e, "nid", 10);
-		v.from = field(e, "from", 10);
-		v.to = field(e, "to", 10);
+		v.from_node = field(e, "from_node", 10);
+		v.from_dev = field(e, "from_dev", 10);
+		v.to_node = field(e, "to_node", 10);
+		v.to_dev = field(e, "to_dev", 10);
 		v.cause = field(e, "cause", 10);
 		v.duration_ns = field(e, "duration_ns", 10);
 		v.write = !!strstr(e, " write ");
@@ -173,11 +177,11 @@ static char *stop_and_read(void)
 
 TEST_F(tr, format_files_have_the_fields)
 {
-	static const char *const want[][8] = {
+	static const char *const want[][10] = {
 		{ "uvm_cpu_fault", "pid", "addr", "write", "nid", "duration_ns" },
 		{ "uvm_populate", "pid", "addr", "npages", "nid" },
-		{ "uvm_migrate", "pid", "addr", "npages", "from", "to", "cause",
-		  "duration_ns" },
+		{ "uvm_migrate", "pid", "addr", "npages", "from_node", "from_dev",
+		  "to_node", "to_dev", "cause", "duration_ns" },
 	};
 	char path[128], buf[4096], pat[48];
 	unsigned int i, j;
@@ -257,9 +261,12 @@ TEST_F(tr, prefetch_populate_and_migrate)
 	EXPECT_EQ(1, pop[np - 1].nid);
 	ASSERT_LE(1, nm) TH_LOG("no uvm_migrate for [%#lx, %#lx)", lo, hi);
 	for (i = 0; i < nm && i < 64; i++) {
-		EXPECT_EQ(1, m[i].to);
+		EXPECT_EQ(1, m[i].to_node);
+		EXPECT_EQ(-1, m[i].to_dev);
+		EXPECT_EQ(-1, m[i].from_dev);
 		EXPECT_EQ(UVM_CAUSE_PREFETCH, m[i].cause);
-		EXPECT_TRUE(m[i].from == 0 || m[i].from == -1) TH_LOG("from=%d", m[i].from);
+		EXPECT_TRUE(m[i].from_node == 0 || m[i].from_node == -1)
+			TH_LOG("from_node=%d", m[i].from_node);
 		EXPECT_LT(0, m[i].duration_ns);
 		EXPECT_GT(10000000000L, m[i].duration_ns);
 		moved += m[i].npages;
@@ -323,11 +330,51 @@ TEST_F(tr, prefetch_to_device_migrates)
 	nm = find_events(self->trace, "uvm_migrate", getpid(), lo, hi, m, 64);
 	ASSERT_LE(1, nm) TH_LOG("no uvm_migrate for [%#lx, %#lx)", lo, hi);
 	for (i = 0; i < nm && i < 64; i++) {
-		EXPECT_EQ(-1, m[i].from);
-		EXPECT_EQ(0, m[i].to);
-		EXPECT_NE(UVM_CAUSE_PREFETCH + 1, m[i].cause);	/* not a CPU fault */
+		EXPECT_EQ(-1, m[i].from_dev);
+		EXPECT_LE(0, m[i].from_node);	/* memset: one node */
+		EXPECT_EQ(0, m[i].to_dev);
+		EXPECT_EQ(-1, m[i].to_node);
+		EXPECT_EQ(UVM_CAUSE_PREFETCH, m[i].cause);
 		EXPECT_LT(0, m[i].duration_ns);
 		EXPECT_GT(10000000000L, m[i].duration_ns);
+		moved += m[i].npages;
+	}
+	EXPECT_EQ(len / PAGE, moved);
+	munmap(p, len);
+}
+
+/*
+ * A CPU read of device-resident data: uvm_migrate from device 0 to a host
+ * node, caused by a CPU fault, for the whole block.
+ */
+TEST_F(tr, cpu_faultback_migrates_as_a_cpu_fault)
+{
+	size_t len = 2 * MIB;
+	char *p = uvm_map(self->fd, len);
+	unsigned long lo = (unsigned long)p, hi = lo + len;
+	unsigned int moved = 0;
+	volatile char c;
+	struct ev m[64];
+	int nm, i, ret;
+
+	ASSERT_NE(NULL, p);
+	memset(p, 7, len);
+	ret = uvm_prefetch(self->fd, p, len, UVM_LOC_DEVICE, 0);
+	if (ret == -EOPNOTSUPP || ret == -ENODEV)
+		SKIP(return, "no device residency (%s)", strerror(-ret));
+	ASSERT_EQ(0, ret);
+	c = p[0];
+	ASSERT_EQ(7, c);
+	self->trace = stop_and_read();
+	ASSERT_NE(NULL, self->trace);
+	nm = find_events(self->trace, "uvm_migrate", getpid(), lo, hi, m, 64);
+	for (i = 0; i < nm && i < 64; i++) {
+		if (m[i].from_dev != 0)
+			continue;
+		EXPECT_EQ(-1, m[i].from_node);
+		EXPECT_EQ(-1, m[i].to_dev);
+		EXPECT_EQ(uvm_page_node(self->fd, p), m[i].to_node);
+		EXPECT_EQ(UVM_CAUSE_CPU_FAULT, m[i].cause);
 		moved += m[i].npages;
 	}
 	EXPECT_EQ(len / PAGE, moved);
