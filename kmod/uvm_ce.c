@@ -20,6 +20,10 @@
  * The pieces of a job are disjoint and unordered; the completion of a work
  * item orders its stores before the caller's return. A failed piece stops
  * new pieces from starting and its error is returned.
+ *
+ * Helpers are kernel workers: their CPU time is not charged to the
+ * caller's CPU cgroup, as a DMA engine's copies would not be either.
+ * copy_helpers=0 keeps every copy on the calling thread.
  */
 #include <linux/atomic.h>
 #include <linux/cpumask.h>

@@ -67,9 +67,9 @@ static struct uvm_pci_device *to_uvm_pci(struct uvm_device *udev)
 /*
  * 64-bit MMIO copies: as fast as memcpy_toio() on write-combined memory on
  * real hardware, and 2-3x faster under emulators, where memcpy_toio()'s
- * string instructions are emulated byte-wise. Reads into an aligned
- * buffer (a page) go eight words at a time, which TCG runs faster; for
- * writes the plain loop measured faster.
+ * string instructions are emulated byte-wise. Copies to or from an
+ * aligned buffer (a page) go eight words at a time: all loads, then all
+ * stores, which TCG runs faster (about 12% for a prefetch to the device).
  */
 static void bar_read64(u64 *dst, const void __iomem *src)
 {
@@ -87,11 +87,30 @@ static void bar_read64(u64 *dst, const void __iomem *src)
 	dst[7] = h;
 }
 
+static void bar_write64(void __iomem *dst, const u64 *src)
+{
+	u64 a = READ_ONCE(src[0]), b = READ_ONCE(src[1]), c = READ_ONCE(src[2]);
+	u64 d = READ_ONCE(src[3]), e = READ_ONCE(src[4]), f = READ_ONCE(src[5]);
+	u64 g = READ_ONCE(src[6]), h = READ_ONCE(src[7]);
+
+	writeq(a, dst);
+	writeq(b, dst + 8);
+	writeq(c, dst + 16);
+	writeq(d, dst + 24);
+	writeq(e, dst + 32);
+	writeq(f, dst + 40);
+	writeq(g, dst + 48);
+	writeq(h, dst + 56);
+}
+
 static void bar_write(void __iomem *dst, const void *src, u64 n)
 {
-	u64 i, v;
+	u64 i = 0, v;
 
-	for (i = 0; i + sizeof(u64) <= n; i += sizeof(u64)) {
+	if (IS_ALIGNED((unsigned long)src, sizeof(u64)))
+		for (; i + 64 <= n; i += 64)
+			bar_write64(dst + i, src + i);
+	for (; i + sizeof(u64) <= n; i += sizeof(u64)) {
 		memcpy(&v, src + i, sizeof(v));	/* @src may be unaligned */
 		writeq(v, dst + i);
 	}
