@@ -56,14 +56,10 @@ FIXTURE_SETUP(ahead)
 
 FIXTURE_TEARDOWN(ahead)
 {
-	char buf[32];
-
 	if (self->p)
 		munmap(self->p, LEN);
-	if (self->saved >= 0) {
-		snprintf(buf, sizeof(buf), "%ld", self->saved);
-		write_param(buf);
-	}
+	if (self->saved >= 0)
+		uvm_write_long(AHEAD_PARAM, self->saved);
 	close(self->fd);
 }
 
@@ -72,24 +68,13 @@ static uint64_t st(int fd, unsigned int stat)
 	return uvm_stat(fd, stat, UVM_STATS_VA_SPACE);
 }
 
-/* Read every page in order, as a CPU loop over the array would. */
-static void sweep_read(const char *p, size_t len)
-{
-	volatile char c;
-	size_t i;
-
-	for (i = 0; i < len; i += PAGE)
-		c = p[i];
-	(void)c;
-}
-
 TEST_F(ahead, sweep_brings_blocks_home_ahead)
 {
 	uint64_t a0 = st(self->fd, UVM_STAT_FAULT_AHEAD_PAGES);
 	uint64_t d0 = st(self->fd, UVM_STAT_MIGRATE_D2H_PAGES);
 	struct uvm_page_residency r;
 
-	sweep_read(self->p, LEN);
+	uvm_sweep_read(self->p, LEN);
 	/* The worker brought blocks home (how many: a race with the sweep). */
 	EXPECT_LT(a0, st(self->fd, UVM_STAT_FAULT_AHEAD_PAGES));
 	EXPECT_EQ(LEN / PAGE, st(self->fd, UVM_STAT_MIGRATE_D2H_PAGES) - d0);
@@ -121,7 +106,7 @@ TEST_F(ahead, off_means_one_fault_per_block)
 	ASSERT_EQ(0, write_param("0"));
 	f0 = st(self->fd, UVM_STAT_CPU_FAULTS);
 	a0 = st(self->fd, UVM_STAT_FAULT_AHEAD_PAGES);
-	sweep_read(self->p, LEN);
+	uvm_sweep_read(self->p, LEN);
 	EXPECT_LE(LEN / BLOCK, st(self->fd, UVM_STAT_CPU_FAULTS) - f0);
 	EXPECT_EQ(a0, st(self->fd, UVM_STAT_FAULT_AHEAD_PAGES));
 	EXPECT_EQ(0, uvm_check(self->p, LEN, 21));
@@ -142,7 +127,7 @@ TEST_F(ahead, accessed_by_cpu_keeps_data_on_the_device)
 	ASSERT_EQ(0, uvm_advise(self->fd, self->p, LEN,
 				UVM_ADVISE_SET_ACCESSED_BY, UVM_LOC_HOST, 0));
 	d0 = st(self->fd, UVM_STAT_MIGRATE_D2H_PAGES);
-	sweep_read(self->p, LEN);
+	uvm_sweep_read(self->p, LEN);
 	EXPECT_EQ(0, uvm_check(self->p, LEN, 21));
 	if (st(self->fd, UVM_STAT_CPU_DEVICE_MAPS))	/* CPU-mappable backend */
 		EXPECT_EQ(d0, st(self->fd, UVM_STAT_MIGRATE_D2H_PAGES));
@@ -151,7 +136,7 @@ TEST_F(ahead, accessed_by_cpu_keeps_data_on_the_device)
 /* munmap of the rest of the range while the worker brings it home. */
 TEST_F(ahead, munmap_during_fault_ahead)
 {
-	sweep_read(self->p, PAGE);	/* fault-back of block 0 kicks the worker */
+	uvm_sweep_read(self->p, PAGE);	/* fault-back of block 0 kicks the worker */
 	munmap(self->p + 2 * MIB, LEN - 2 * MIB);
 	EXPECT_EQ(0, uvm_check(self->p, 2 * MIB, 21));
 	munmap(self->p, 2 * MIB);
@@ -171,7 +156,7 @@ TEST_F(ahead, exit_during_fault_ahead)
 
 		uvm_fill(q, LEN, 3);
 		uvm_prefetch(fd, q, LEN, UVM_LOC_DEVICE, self->dev);
-		sweep_read(q, 2 * MIB + PAGE);
+		uvm_sweep_read(q, 2 * MIB + PAGE);
 		_exit(0);
 	}
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));

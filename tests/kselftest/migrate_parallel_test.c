@@ -46,25 +46,11 @@ FIXTURE_SETUP(par)
 
 FIXTURE_TEARDOWN(par)
 {
-	char buf[32];
-
 	if (self->p)
 		munmap(self->p, LEN);
-	if (self->saved >= 0) {
-		snprintf(buf, sizeof(buf), "%ld", self->saved);
-		uvm_write_str(HELPERS_PARAM, buf);
-	}
+	if (self->saved >= 0)
+		uvm_write_long(HELPERS_PARAM, self->saved);
 	close(self->fd);
-}
-
-static void sweep_read(const char *p, size_t len)
-{
-	volatile char c;
-	size_t i;
-
-	for (i = 0; i < len; i += PAGE)
-		c = p[i];
-	(void)c;
 }
 
 /* Host -> device -> host with copy_helpers = @h: every byte survives. */
@@ -128,7 +114,7 @@ TEST_F(par, sparse_range_copies_exactly)
 TEST_F(par, mapped_pages_move_and_end_unmapped)
 {
 	uvm_fill(self->p, LEN, 5);
-	sweep_read(self->p, LEN);	/* host-resident, mapped read-only */
+	uvm_sweep_read(self->p, LEN);	/* host-resident, mapped read-only */
 	ASSERT_NE(0, uvm_res1(self->fd, self->p + LEN - PAGE).flags &
 		     UVM_PAGE_CPU_MAPPED);
 	ASSERT_EQ(0, uvm_prefetch(self->fd, self->p, LEN, UVM_LOC_DEVICE,
@@ -138,6 +124,19 @@ TEST_F(par, mapped_pages_move_and_end_unmapped)
 		     UVM_PAGE_CPU_MAPPED);
 	EXPECT_NE(0, uvm_res1(self->fd, self->p + LEN / 2).devices_resident);
 	EXPECT_EQ(0, uvm_check(self->p, LEN, 5));
+}
+
+/* @n prefetches of [p, p + LEN) to the device and back to node 0. */
+static int ping_pong(int fd, int dev, char *p, unsigned int n)
+{
+	int ret = 0;
+
+	while (n-- && !ret) {
+		ret = uvm_prefetch(fd, p, LEN, UVM_LOC_DEVICE, dev);
+		if (!ret)
+			ret = uvm_prefetch(fd, p, LEN, UVM_LOC_HOST_NUMA, 0);
+	}
+	return ret;
 }
 
 struct reader {
@@ -168,19 +167,14 @@ TEST_F(par, racing_readers_see_only_the_data)
 	struct reader r[2];
 	pthread_t t[2];
 	atomic_int stop = 0;
-	unsigned int i, k;
+	unsigned int k;
 
 	uvm_fill(self->p, LEN, 7);
 	for (k = 0; k < 2; k++) {
 		r[k] = (struct reader){ .p = self->p, .stop = &stop };
 		ASSERT_EQ(0, pthread_create(&t[k], NULL, reader_run, &r[k]));
 	}
-	for (i = 0; i < 6; i++) {
-		ASSERT_EQ(0, uvm_prefetch(self->fd, self->p, LEN,
-					  UVM_LOC_DEVICE, self->dev));
-		ASSERT_EQ(0, uvm_prefetch(self->fd, self->p, LEN,
-					  UVM_LOC_HOST_NUMA, 0));
-	}
+	ASSERT_EQ(0, ping_pong(self->fd, self->dev, self->p, 6));
 	atomic_store(&stop, 1);
 	for (k = 0; k < 2; k++) {
 		pthread_join(t[k], NULL);
@@ -233,12 +227,7 @@ TEST_F(par, racing_writers_lose_nothing)
 		};
 		ASSERT_EQ(0, pthread_create(&t[k], NULL, writer_run, &w[k]));
 	}
-	for (i = 0; i < 6; i++) {
-		ASSERT_EQ(0, uvm_prefetch(self->fd, self->p, LEN,
-					  UVM_LOC_DEVICE, self->dev));
-		ASSERT_EQ(0, uvm_prefetch(self->fd, self->p, LEN,
-					  UVM_LOC_HOST_NUMA, 0));
-	}
+	ASSERT_EQ(0, ping_pong(self->fd, self->dev, self->p, 6));
 	atomic_store(&stop, 1);
 	for (k = 0; k < 2; k++)
 		pthread_join(t[k], NULL);

@@ -43,12 +43,8 @@ FIXTURE_SETUP(pool)
 
 FIXTURE_TEARDOWN(pool)
 {
-	char buf[32];
-
-	if (self->saved_mb >= 0) {
-		snprintf(buf, sizeof(buf), "%ld", self->saved_mb);
-		uvm_write_str(POOL_PARAM, buf);
-	}
+	if (self->saved_mb >= 0)
+		uvm_write_long(POOL_PARAM, self->saved_mb);
 	close(self->fd);
 }
 

@@ -307,52 +307,17 @@ TEST_F(tr, device_event_formats)
 }
 
 /*
- * Host -> device prefetch: uvm_migrate from the host (-1) to device 0. One
- * whole 2 MiB block (device events may carry the block's address).
+ * A prefetch to device 0, then a CPU read of the block: uvm_migrate from a
+ * host node to device 0 caused by the prefetch, then from device 0 to a
+ * host node caused by a CPU fault, each for the whole 2 MiB block (device
+ * events may carry the block's address).
  */
-TEST_F(tr, prefetch_to_device_migrates)
+TEST_F(tr, device_round_trip_migrates)
 {
 	size_t len = 2 * MIB;
 	char *p = uvm_map(self->fd, len);
 	unsigned long lo = (unsigned long)p, hi = lo + len;
-	unsigned int moved = 0;
-	struct ev m[64];
-	int nm, i, ret;
-
-	ASSERT_NE(NULL, p);
-	memset(p, 7, len);
-	ret = uvm_prefetch(self->fd, p, len, UVM_LOC_DEVICE, 0);
-	if (ret == -EOPNOTSUPP || ret == -ENODEV)
-		SKIP(return, "no device residency (%s)", strerror(-ret));
-	ASSERT_EQ(0, ret);
-	self->trace = stop_and_read();
-	ASSERT_NE(NULL, self->trace);
-	nm = find_events(self->trace, "uvm_migrate", getpid(), lo, hi, m, 64);
-	ASSERT_LE(1, nm) TH_LOG("no uvm_migrate for [%#lx, %#lx)", lo, hi);
-	for (i = 0; i < nm && i < 64; i++) {
-		EXPECT_EQ(-1, m[i].from_dev);
-		EXPECT_LE(0, m[i].from_node);	/* memset: one node */
-		EXPECT_EQ(0, m[i].to_dev);
-		EXPECT_EQ(-1, m[i].to_node);
-		EXPECT_EQ(UVM_CAUSE_PREFETCH, m[i].cause);
-		EXPECT_LT(0, m[i].duration_ns);
-		EXPECT_GT(10000000000L, m[i].duration_ns);
-		moved += m[i].npages;
-	}
-	EXPECT_EQ(len / PAGE, moved);
-	munmap(p, len);
-}
-
-/*
- * A CPU read of device-resident data: uvm_migrate from device 0 to a host
- * node, caused by a CPU fault, for the whole block.
- */
-TEST_F(tr, cpu_faultback_migrates_as_a_cpu_fault)
-{
-	size_t len = 2 * MIB;
-	char *p = uvm_map(self->fd, len);
-	unsigned long lo = (unsigned long)p, hi = lo + len;
-	unsigned int moved = 0;
+	unsigned int to_dev = 0, to_host = 0;
 	volatile char c;
 	struct ev m[64];
 	int nm, i, ret;
@@ -368,16 +333,27 @@ TEST_F(tr, cpu_faultback_migrates_as_a_cpu_fault)
 	self->trace = stop_and_read();
 	ASSERT_NE(NULL, self->trace);
 	nm = find_events(self->trace, "uvm_migrate", getpid(), lo, hi, m, 64);
+	ASSERT_LE(2, nm) TH_LOG("%d uvm_migrate for [%#lx, %#lx)", nm, lo, hi);
 	for (i = 0; i < nm && i < 64; i++) {
-		if (m[i].from_dev != 0)
-			continue;
-		EXPECT_EQ(-1, m[i].from_node);
-		EXPECT_EQ(-1, m[i].to_dev);
-		EXPECT_EQ(uvm_page_node(self->fd, p), m[i].to_node);
-		EXPECT_EQ(UVM_CAUSE_CPU_FAULT, m[i].cause);
-		moved += m[i].npages;
+		EXPECT_LT(0, m[i].duration_ns);
+		EXPECT_GT(10000000000L, m[i].duration_ns);
+		if (m[i].to_dev == 0) {
+			EXPECT_EQ(-1, m[i].from_dev);
+			EXPECT_LE(0, m[i].from_node);	/* memset: one node */
+			EXPECT_EQ(-1, m[i].to_node);
+			EXPECT_EQ(UVM_CAUSE_PREFETCH, m[i].cause);
+			to_dev += m[i].npages;
+		} else {
+			EXPECT_EQ(0, m[i].from_dev);
+			EXPECT_EQ(-1, m[i].from_node);
+			EXPECT_EQ(-1, m[i].to_dev);
+			EXPECT_EQ(uvm_page_node(self->fd, p), m[i].to_node);
+			EXPECT_EQ(UVM_CAUSE_CPU_FAULT, m[i].cause);
+			to_host += m[i].npages;
+		}
 	}
-	EXPECT_EQ(len / PAGE, moved);
+	EXPECT_EQ(len / PAGE, to_dev);
+	EXPECT_EQ(len / PAGE, to_host);
 	munmap(p, len);
 }
 

@@ -167,6 +167,26 @@ static inline int uvm_write_str(const char *path, const char *s)
 	return ret;
 }
 
+/* Write the number @v (a saved parameter back): 0 or -errno. */
+static inline int uvm_write_long(const char *path, long v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%ld", v);
+	return uvm_write_str(path, buf);
+}
+
+/* Read one byte of every page in order, as a CPU loop over an array would. */
+static inline void uvm_sweep_read(const char *p, size_t len)
+{
+	volatile char c;
+	size_t i;
+
+	for (i = 0; i < len; i += PAGE)
+		c = p[i];
+	(void)c;
+}
+
 static inline uint64_t uvm_rand64(uint64_t *s)
 {
 	*s ^= *s << 13;
