@@ -274,13 +274,15 @@ static int block_copy_peer(struct uvm_block_dev *dst, struct uvm_block_dev *src,
 #define UVM_CE_SPLIT_PAGES	(2 * UVM_CE_PIECE_PAGES)
 
 /**
- * struct block_copy - a host <-> device copy of a block's pages.
+ * struct block_copy - a host <-> device copy of a block's pages, or the
+ * zeroing of some of its device pages.
  * @block: the block (its lock held by the caller throughout).
  * @bd: the device side (has a chunk).
- * @mask: pages to copy; all have a host page.
+ * @mask: pages to copy (all have a host page) or zero.
  * @zap: CPU-mapped pages whose PTEs go while the copy runs, or NULL.
  * @first: first page of @mask; pieces count from here.
  * @to_dev: host to device.
+ * @zero: zero @mask's device pages instead of copying.
  */
 struct block_copy {
 	struct uvm_va_block *block;
@@ -289,7 +291,26 @@ struct block_copy {
 	const unsigned long *zap;
 	unsigned int first;
 	bool to_dev;
+	bool zero;
 };
+
+/* The device pages of @mask in [@start, @end), zeroed a run at a time. */
+static int block_zero_span(const struct block_copy *c, unsigned int start,
+			   unsigned int end)
+{
+	unsigned int i, j;
+	int ret;
+
+	for (i = find_next_bit(c->mask, end, start); i < end;
+	     i = find_next_bit(c->mask, end, j)) {
+		j = find_next_zero_bit(c->mask, end, i);
+		ret = uvm_dev_fill(c->bd->udev, chunk_offset(c->bd, i),
+				   (u64)(j - i) << PAGE_SHIFT);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
 
 /*
  * Pages [@start, @end) of the copy in one backend call. Pages adjacent both
@@ -328,13 +349,20 @@ static int block_copy_span(const struct block_copy *c, unsigned int start,
 	return n ? uvm_dev_copy(c->bd->udev, segs, n, c->to_dev) : 0;
 }
 
+static int block_copy_range(const struct block_copy *c, unsigned int start,
+			    unsigned int end)
+{
+	return c->zero ? block_zero_span(c, start, end) :
+			 block_copy_span(c, start, end);
+}
+
 static int block_copy_piece(void *arg, unsigned int piece)
 {
 	const struct block_copy *c = arg;
 	unsigned int start = c->first + piece * UVM_CE_PIECE_PAGES;
 
-	return block_copy_span(c, start, min_t(unsigned int, UVM_BLOCK_PAGES,
-					       start + UVM_CE_PIECE_PAGES));
+	return block_copy_range(c, start, min_t(unsigned int, UVM_BLOCK_PAGES,
+						start + UVM_CE_PIECE_PAGES));
 }
 
 static void block_copy_zap(void *arg)
@@ -346,10 +374,28 @@ static void block_copy_zap(void *arg)
 }
 
 /*
- * Host pages of @mask <-> @bd's chunk (@to_dev: host to device), and the
- * CPU PTEs of @zap (may be NULL) zapped meanwhile. A large copy is split
- * into pieces for the copy engine's CPUs (uvm_ce.c) and this CPU zaps while
- * the helpers copy.
+ * Run @c, with the CPU PTEs of @c->zap zapped meanwhile. A large job is
+ * split into pieces for the copy engine's CPUs (uvm_ce.c) and this CPU
+ * zaps while the helpers copy.
+ */
+static int block_copy_run(struct block_copy *c)
+{
+	unsigned int span;
+
+	c->first = find_first_bit(c->mask, UVM_BLOCK_PAGES);
+	if (c->first == UVM_BLOCK_PAGES ||
+	    bitmap_weight(c->mask, UVM_BLOCK_PAGES) < UVM_CE_SPLIT_PAGES) {
+		block_copy_zap(c);
+		return block_copy_range(c, c->first, UVM_BLOCK_PAGES);
+	}
+	span = find_last_bit(c->mask, UVM_BLOCK_PAGES) + 1 - c->first;
+	return uvm_ce_run(block_copy_piece, c,
+			  DIV_ROUND_UP(span, UVM_CE_PIECE_PAGES), block_copy_zap);
+}
+
+/*
+ * Host pages of @mask <-> @bd's chunk (@to_dev: host to device), the CPU
+ * PTEs of @zap (may be NULL) zapped meanwhile.
  */
 static int block_copy_host_dev(struct uvm_va_block *block,
 			       struct uvm_block_dev *bd,
@@ -357,34 +403,22 @@ static int block_copy_host_dev(struct uvm_va_block *block,
 			       const unsigned long *zap)
 {
 	struct block_copy c = {
-		.block = block, .bd = bd, .mask = mask, .to_dev = to_dev,
-		.zap = zap, .first = find_first_bit(mask, UVM_BLOCK_PAGES),
+		.block = block, .bd = bd, .mask = mask, .zap = zap,
+		.to_dev = to_dev,
 	};
-	unsigned int span;
 
-	if (c.first == UVM_BLOCK_PAGES ||
-	    bitmap_weight(mask, UVM_BLOCK_PAGES) < UVM_CE_SPLIT_PAGES) {
-		block_copy_zap(&c);
-		return block_copy_span(&c, c.first, UVM_BLOCK_PAGES);
-	}
-	span = find_last_bit(mask, UVM_BLOCK_PAGES) + 1 - c.first;
-	return uvm_ce_run(block_copy_piece, &c,
-			  DIV_ROUND_UP(span, UVM_CE_PIECE_PAGES), block_copy_zap);
+	return block_copy_run(&c);
 }
 
 /* Zero the pages of @mask in @bd's chunk. */
-static int block_zero_dev(struct uvm_block_dev *bd, const unsigned long *mask)
+static int block_zero_dev(struct uvm_va_block *block, struct uvm_block_dev *bd,
+			  const unsigned long *mask)
 {
-	unsigned int start, end;
-	int ret;
+	struct block_copy c = {
+		.block = block, .bd = bd, .mask = mask, .zero = true,
+	};
 
-	for_each_set_bitrange(start, end, mask, UVM_BLOCK_PAGES) {
-		ret = uvm_dev_fill(bd->udev, chunk_offset(bd, start),
-				   (u64)(end - start) << PAGE_SHIFT);
-		if (ret)
-			return ret;
-	}
-	return 0;
+	return block_copy_run(&c);
 }
 
 /*
@@ -559,7 +593,7 @@ static int block_fill_dev(struct uvm_va_block *block, struct uvm_block_dev *bd,
 	bitmap_andnot(todo, todo, run, UVM_BLOCK_PAGES);
 	/* Left: unpopulated pages, populated (zeroed) here. */
 	delta->populated += bitmap_weight(todo, UVM_BLOCK_PAGES);
-	return block_zero_dev(bd, todo);
+	return block_zero_dev(block, bd, todo);
 }
 
 /**
