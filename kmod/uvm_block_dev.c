@@ -250,35 +250,18 @@ void uvm_block_unmap_devices_locked(struct uvm_va_block *block,
 	}
 }
 
-/* Copy runs of device-resident pages of @src to @dst (both chunks set). */
-static int block_copy_peer(struct uvm_block_dev *dst, struct uvm_block_dev *src,
-			   const unsigned long *mask)
-{
-	struct uvm_device *du = dst->udev, *su = src->udev;
-	unsigned int start, end;
-	int ret = 0;
-
-	for_each_set_bitrange(start, end, mask, UVM_BLOCK_PAGES) {
-		u64 len = (u64)(end - start) << PAGE_SHIFT;
-
-		ret = uvm_dev_peer_copy(du, chunk_offset(dst, start), su,
-					chunk_offset(src, start), len);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
 /* Pages of a copy piece, and the smallest copy worth splitting over CPUs. */
 #define UVM_CE_PIECE_PAGES	32
 #define UVM_CE_SPLIT_PAGES	(2 * UVM_CE_PIECE_PAGES)
 
 /**
- * struct block_copy - a host <-> device copy of a block's pages, or the
- * zeroing of some of its device pages.
+ * struct block_copy - a copy of a block's pages to or from one device's
+ * chunk, or the zeroing of some of its pages there.
  * @block: the block (its lock held by the caller throughout).
  * @bd: the device side (has a chunk).
- * @mask: pages to copy (all have a host page) or zero.
+ * @peer: the other device's side (has a chunk) for a device to device
+ *	  copy into @bd, or NULL.
+ * @mask: pages to copy (all have a host page, or a @peer copy) or zero.
  * @zap: CPU-mapped pages whose PTEs go while the copy runs, or NULL.
  * @first: first page of @mask; pieces count from here.
  * @to_dev: host to device.
@@ -287,6 +270,7 @@ static int block_copy_peer(struct uvm_block_dev *dst, struct uvm_block_dev *src,
 struct block_copy {
 	struct uvm_va_block *block;
 	struct uvm_block_dev *bd;
+	struct uvm_block_dev *peer;
 	const unsigned long *mask;
 	const unsigned long *zap;
 	unsigned int first;
@@ -294,18 +278,29 @@ struct block_copy {
 	bool zero;
 };
 
-/* The device pages of @mask in [@start, @end), zeroed a run at a time. */
-static int block_zero_span(const struct block_copy *c, unsigned int start,
-			   unsigned int end)
+/*
+ * The device pages of @mask in [@start, @end), a run at a time: zeroed, or
+ * copied from @c->peer.
+ */
+static int block_dev_span(const struct block_copy *c, unsigned int start,
+			  unsigned int end)
 {
 	unsigned int i, j;
+	u64 len;
 	int ret;
 
 	for (i = find_next_bit(c->mask, end, start); i < end;
 	     i = find_next_bit(c->mask, end, j)) {
 		j = find_next_zero_bit(c->mask, end, i);
-		ret = uvm_dev_fill(c->bd->udev, chunk_offset(c->bd, i),
-				   (u64)(j - i) << PAGE_SHIFT);
+		len = (u64)(j - i) << PAGE_SHIFT;
+		if (c->peer)
+			ret = uvm_dev_peer_copy(c->bd->udev,
+						chunk_offset(c->bd, i),
+						c->peer->udev,
+						chunk_offset(c->peer, i), len);
+		else
+			ret = uvm_dev_fill(c->bd->udev, chunk_offset(c->bd, i),
+					   len);
 		if (ret)
 			return ret;
 	}
@@ -352,8 +347,8 @@ static int block_copy_span(const struct block_copy *c, unsigned int start,
 static int block_copy_range(const struct block_copy *c, unsigned int start,
 			    unsigned int end)
 {
-	return c->zero ? block_zero_span(c, start, end) :
-			 block_copy_span(c, start, end);
+	return c->zero || c->peer ? block_dev_span(c, start, end) :
+				    block_copy_span(c, start, end);
 }
 
 static int block_copy_piece(void *arg, unsigned int piece)
@@ -405,6 +400,17 @@ static int block_copy_host_dev(struct uvm_va_block *block,
 	struct block_copy c = {
 		.block = block, .bd = bd, .mask = mask, .zap = zap,
 		.to_dev = to_dev,
+	};
+
+	return block_copy_run(&c);
+}
+
+/* Copy the pages of @mask from @src's chunk to @dst's. */
+static int block_copy_peer(struct uvm_block_dev *dst, struct uvm_block_dev *src,
+			   const unsigned long *mask)
+{
+	struct block_copy c = {
+		.block = dst->block, .bd = dst, .peer = src, .mask = mask,
 	};
 
 	return block_copy_run(&c);

@@ -4,7 +4,8 @@
  * block's copy split into pieces over several CPUs, module parameter
  * copy_helpers), with the CPU's read-only mappings of the moving pages
  * zapped while the helpers copy. Data stays exact for every copy_helpers
- * value, for ranges that start and end inside blocks and for sparse ones;
+ * value, device to device, for ranges that start and end inside blocks and
+ * for sparse ones;
  * mapped pages end unmapped; CPU readers and writers racing with
  * prefetches see only right data and lose no write; bad parameter values
  * are refused.
@@ -74,6 +75,31 @@ TEST_F(par, every_helper_count_copies_exactly)
 	EXPECT_EQ(0, round_trip(self->fd, self->dev, self->p, LEN, "0", 1));
 	EXPECT_EQ(0, round_trip(self->fd, self->dev, self->p, LEN, "1", 2));
 	EXPECT_EQ(0, round_trip(self->fd, self->dev, self->p, LEN, "7", 3));
+}
+
+/*
+ * Device to device along every device in turn (BAR to BAR directly, across
+ * backends through the host), with and without helpers.
+ */
+TEST_F(par, peer_copies_exactly)
+{
+	const char *h[] = { "0", "3" };
+	unsigned int i;
+	int n, d;
+
+	if (uvm_find_device(self->fd, 0, 1) < 0)
+		SKIP(return, "needs two devices");
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(0, uvm_write_str(HELPERS_PARAM, h[i]));
+		uvm_fill(self->p, LEN, 10 + i);
+		for (n = 0; (d = uvm_find_device(self->fd, 0, n)) >= 0; n++) {
+			ASSERT_EQ(0, uvm_prefetch(self->fd, self->p, LEN,
+						  UVM_LOC_DEVICE, d));
+			EXPECT_EQ(1ULL << d, uvm_res1(self->fd, self->p + LEN / 2)
+					     .devices_resident);
+		}
+		EXPECT_EQ(0, uvm_check(self->p, LEN, 10 + i));
+	}
 }
 
 /* Pieces cut across a range that starts and ends inside blocks. */
