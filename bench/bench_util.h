@@ -80,6 +80,30 @@ static inline void *map_anon(size_t len)
 	return p;
 }
 
+/*
+ * map_anon() starting at an odd page, for the buffer at one end of a timed
+ * user-space copy. Managed ranges start 2 MiB aligned and other buffers
+ * page aligned next to each other, so a copy between this one and another
+ * never has its source and destination pages a multiple of two pages
+ * apart. QEMU's TCG keeps a direct-mapped TLB of a power-of-two size: two
+ * pages that many entries apart evict each other at every access of a copy
+ * loop. Two buffers mapped one right below the other, 16 MiB each, made a
+ * memcpy() between them run at half speed until the TLB grew past 4096
+ * entries, while other pairs of buffers did not collide: baselines and
+ * figures were not on equal terms.
+ */
+static inline void *map_anon_odd(size_t len)
+{
+	char *p = map_anon(len + page_size);
+
+	if ((uintptr_t)p / page_size % 2) {
+		munmap(p + len, page_size);
+		return p;
+	}
+	munmap(p, page_size);
+	return p + page_size;
+}
+
 /* Run on @cpu only (needs _GNU_SOURCE and <sched.h>); -1: anywhere. */
 static inline void pin_cpu(int cpu)
 {

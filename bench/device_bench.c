@@ -155,30 +155,6 @@ static double access_one(char *p)
 	return now() - t;
 }
 
-/*
- * The host buffer every user-space copy goes to or comes from, starting at
- * an odd page. Managed ranges start 2 MiB aligned (an even page), so a
- * copy between the two never has its source and destination pages a
- * multiple of two pages apart. QEMU's TCG keeps a direct-mapped TLB of a
- * power-of-two size: two pages that many entries apart evict each other at
- * every access of a copy loop. The managed range and an anonymous buffer
- * mapped right below it are exactly 16 MiB apart, and a 16 MiB memcpy()
- * between them ran at half speed until the TLB grew past 4096 entries,
- * while the raw baseline's buffers (18 MiB apart) did not; starting at an
- * odd page puts the baseline and the figures on equal terms.
- */
-static char *map_host_buffer(size_t len)
-{
-	char *h = map_anon(len + page_size);
-
-	if ((uintptr_t)h / page_size % 2) {
-		munmap(h + len, page_size);
-		return h;
-	}
-	munmap(h, page_size);
-	return h + page_size;
-}
-
 /* --- raw: memcpy through the CPU mapping of the device's memory -------- */
 
 static char *raw_map(size_t len)
@@ -255,7 +231,7 @@ static void bench_throughput(size_t len, int reps)
 	       raw_d2h[MAX_REPS], dfault[MAX_REPS], dres[MAX_REPS],
 	       cpu_fb[MAX_REPS], cpu_home[MAX_REPS], rh2d, rd2h;
 	struct raw r = { .len = len };
-	char *m = map_managed(len), *h = map_host_buffer(len);
+	char *m = map_managed(len), *h = map_anon_odd(len);
 	char base[256];
 	uint64_t faults = 0, d2h0;
 	int i;

@@ -14,6 +14,7 @@
 #include <drm/drm_drv.h>
 
 #include "uvm_alloc.h"
+#include "uvm_ce.h"
 #include "uvm_copy.h"
 #include "uvm_device.h"
 #include "uvm_hostreg.h"
@@ -22,8 +23,8 @@
 /**
  * DOC: Copies and sets
  *
- * UVM_IOCTL_MEMCPY and UVM_IOCTL_MEMSET are synchronous and run on the
- * calling thread. Each operand's whole extent (all rows and slices) is
+ * UVM_IOCTL_MEMCPY and UVM_IOCTL_MEMSET are synchronous: they return when
+ * every byte has moved. Each operand's whole extent (all rows and slices) is
  * classified once through the address table: device allocation, pinned
  * host allocation, registered host memory, or none of them ("user":
  * pageable or managed memory). An extent that starts or ends inside an
@@ -32,8 +33,10 @@
  * they must not overlap). All of this is checked before any byte moves.
  *
  * The work goes row by row in chunks of at most 2 MiB. Device memory is
- * reached through the backend: every chunk becomes one copy_to/copy_from
- * call with a segment per host page (512 segments for 2 MiB), a peer copy
+ * reached through the backend: every chunk becomes copy_to/copy_from
+ * calls with a segment per host page (512 segments for 2 MiB), 32
+ * segments a call, shared between the caller and the copy engine's
+ * helper CPUs (uvm_ce.c), a peer copy
  * (copy_peer when both devices share a backend that has it, else a bounce
  * through host memory) or a fill. Pinned and registered host memory is
  * reached through its pages. User memory, pageable or managed, goes through
@@ -254,17 +257,31 @@ static void *uvm_side_piece(struct uvm_copy_side *s, unsigned long va,
 	return page_address(page) + offset_in_page(va);
 }
 
+/* Segments per copy-engine piece of a flush (up to 128 KiB of pages). */
+#define UVM_COPY_PIECE_SEGS	32
+
+/* Piece @piece of the pending segments, on any CPU. */
+static int uvm_copy_piece(void *arg, unsigned int piece)
+{
+	struct uvm_copy_ctx *c = arg;
+	struct uvm_device *udev = c->seg_dev;
+	unsigned int first = piece * UVM_COPY_PIECE_SEGS;
+	unsigned int n = min(c->nr_segs - first, UVM_COPY_PIECE_SEGS);
+
+	if (c->seg_to)
+		return udev->ops->copy_to(udev, c->segs + first, n);
+	return udev->ops->copy_from(udev, c->segs + first, n);
+}
+
+/* The pending segments, split over the copy engine's CPUs (uvm_ce.c). */
 static int uvm_copy_flush(struct uvm_copy_ctx *c)
 {
-	struct uvm_device *udev = c->seg_dev;
 	int ret;
 
 	if (!c->nr_segs)
 		return 0;
-	if (c->seg_to)
-		ret = udev->ops->copy_to(udev, c->segs, c->nr_segs);
-	else
-		ret = udev->ops->copy_from(udev, c->segs, c->nr_segs);
+	ret = uvm_ce_run(uvm_copy_piece, c,
+			 DIV_ROUND_UP(c->nr_segs, UVM_COPY_PIECE_SEGS), NULL);
 	c->nr_segs = 0;
 	return ret;
 }
