@@ -204,7 +204,7 @@ static void bench(size_t len, int reps)
 	int i, k;
 
 	raw = raw_map(len);
-	host = map_anon_odd(len);
+	host = map_anon_skewed(len);
 	touch(host, len, 2);
 
 	xioctl(UVM_IOCTL_ALLOC_DEVICE, &ad, "UVM_IOCTL_ALLOC_DEVICE");

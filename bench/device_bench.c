@@ -231,7 +231,7 @@ static void bench_throughput(size_t len, int reps)
 	       raw_d2h[MAX_REPS], dfault[MAX_REPS], dres[MAX_REPS],
 	       cpu_fb[MAX_REPS], cpu_home[MAX_REPS], rh2d, rd2h;
 	struct raw r = { .len = len };
-	char *m = map_managed(len), *h = map_anon_odd(len);
+	char *m = map_managed(len), *h = map_anon_skewed(len);
 	char base[256];
 	uint64_t faults = 0, d2h0;
 	int i;

@@ -117,7 +117,8 @@ static void measure_prefetch(size_t len, int reps, double *pf_med,
 			     double *mp_med, double *mc_med)
 {
 	double pf[32], mp[32], mc[32];
-	char *m = map_managed(len), *a = map_anon(len), *b = map_anon_odd(len);
+	char *m = map_managed(len), *a = map_anon_at(len, 0),
+	     *b = map_anon_skewed(len);
 	int i;
 
 	pin_cpu(cpu_of_node(0));
