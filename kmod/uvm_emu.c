@@ -34,7 +34,8 @@
  * page has its own refcount and pfn for later CPU mappings. The memory
  * lives until the last device reference is dropped (DRM-managed release),
  * not just until unbind. Copies are
- * an unrolled 64-bit loop for whole pages, else memcpy().
+ * an unrolled 64-bit loop for whole pages, else memcpy(); fills a 64-bit
+ * store loop.
  */
 
 #define UVM_EMU_CHUNK_ORDER	(21 - PAGE_SHIFT)
@@ -157,6 +158,34 @@ static int uvm_emu_copy_from(struct uvm_device *udev,
 	return uvm_emu_copy(udev, segs, nr, false);
 }
 
+/*
+ * memset() for device memory that is RAM: eight 64-bit stores at a time
+ * between the unaligned ends. The kernel's memset() is rep stosb where the
+ * CPU has ERMS (6.1) and TCG runs that 8-12x slower than this loop.
+ */
+static void emu_memset(void *dst, u8 value, u64 n)
+{
+	u64 v = 0x0101010101010101ULL * value, *d;
+	u64 head = min_t(u64, n, PTR_ALIGN(dst, 8) - dst);
+
+	memset(dst, value, head);
+	dst += head;
+	n -= head;
+	for (d = dst; n >= 64; d += 8, n -= 64) {
+		WRITE_ONCE(d[0], v);
+		WRITE_ONCE(d[1], v);
+		WRITE_ONCE(d[2], v);
+		WRITE_ONCE(d[3], v);
+		WRITE_ONCE(d[4], v);
+		WRITE_ONCE(d[5], v);
+		WRITE_ONCE(d[6], v);
+		WRITE_ONCE(d[7], v);
+	}
+	for (; n >= 8; d++, n -= 8)
+		WRITE_ONCE(*d, v);
+	memset(d, value, n);
+}
+
 static int uvm_emu_fill(struct uvm_device *udev, u64 offset, u64 size,
 			u8 value)
 {
@@ -167,7 +196,7 @@ static int uvm_emu_fill(struct uvm_device *udev, u64 offset, u64 size,
 	for (done = 0; done < size; done += n) {
 		dev = uvm_emu_addr(emu, offset + done, &n);
 		n = min(n, size - done);
-		memset(dev, value, n);
+		emu_memset(dev, value, n);
 		cond_resched();
 	}
 	return 0;

@@ -133,6 +133,32 @@ static void bar_read(void *dst, const void __iomem *src, u64 n)
 		((u8 *)dst)[i] = readb(src + i);
 }
 
+/*
+ * memset_io() with 64-bit writes: memset_io() is memset(), rep stosb on
+ * CPUs with ERMS (6.1), which TCG runs 8-12x slower than this loop.
+ */
+static void bar_fill(void __iomem *dst, u8 value, u64 n)
+{
+	u64 v = 0x0101010101010101ULL * value, i = 0;
+
+	for (; i < n && !IS_ALIGNED((unsigned long)(dst + i), 8); i++)
+		writeb(value, dst + i);
+	for (; i + 64 <= n; i += 64) {
+		writeq(v, dst + i);
+		writeq(v, dst + i + 8);
+		writeq(v, dst + i + 16);
+		writeq(v, dst + i + 24);
+		writeq(v, dst + i + 32);
+		writeq(v, dst + i + 40);
+		writeq(v, dst + i + 48);
+		writeq(v, dst + i + 56);
+	}
+	for (; i + 8 <= n; i += 8)
+		writeq(v, dst + i);
+	for (; i < n; i++)
+		writeb(value, dst + i);
+}
+
 static int uvm_pci_copy(struct uvm_device *udev,
 			const struct uvm_copy_seg *segs, unsigned int nr,
 			bool to_dev)
@@ -178,7 +204,7 @@ static int uvm_pci_fill(struct uvm_device *udev, u64 offset, u64 size,
 
 	for (done = 0; done < size; done += n) {
 		n = min_t(u64, size - done, UVM_PCI_STEP);
-		memset_io(upci->bar_map + offset + done, value, n);
+		bar_fill(upci->bar_map + offset + done, value, n);
 		cond_resched();
 	}
 	/* Drain the write-combining buffers, as after copy_to. */
