@@ -106,8 +106,10 @@ static double raw_set_secs(void *d, uint32_t v, uint32_t elem, size_t n)
 	int m;
 
 	for (m = 0; m < RAW_METHODS; m++) {
-		double t = now();
+		double t;
 
+		tlb_cold();
+		t = now();
 		set_method(m, d, v, elem, n);
 		t = now() - t;
 		if (!m || t < tmin)

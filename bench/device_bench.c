@@ -269,6 +269,7 @@ static void bench_throughput(size_t len, int reps)
 
 		/* CPU reads the device-resident range: fault-back */
 		d2h0 = stat_get(UVM_STAT_MIGRATE_D2H_PAGES);
+		tlb_cold();
 		t = now();
 		memcpy(h, m, len);
 		cpu_fb[i] = len / (now() - t) / 1e9;
@@ -277,6 +278,7 @@ static void bench_throughput(size_t len, int reps)
 				"%llu pages\n", (unsigned long long)
 				(stat_get(UVM_STAT_MIGRATE_D2H_PAGES) - d2h0));
 		/* The same copy again, the data home and mapped. */
+		tlb_cold();
 		t = now();
 		memcpy(h, m, len);
 		cpu_home[i] = len / (now() - t) / 1e9;

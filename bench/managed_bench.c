@@ -133,6 +133,7 @@ static void measure_prefetch(size_t len, int reps, double *pf_med,
 			perror("prefetch");
 		pf[i] = len / (now() - t) / 1e9;
 		mp[i] = len / time_move_pages(a, len, (i + 1) & 1) / 1e9;
+		tlb_cold();
 		t = now();
 		memcpy((i & 1) ? a : b, (i & 1) ? b : a, len);
 		mc[i] = len / (now() - t) / 1e9;
