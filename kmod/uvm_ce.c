@@ -10,26 +10,38 @@
  *
  * Pulling pieces, not splitting the work up front, balances itself: a
  * helper CPU that is busy, or slow to wake, just takes fewer pieces, and
- * the caller alone still finishes the job. The caller waits for its helpers
- * before it returns: cancel_work_sync() takes a helper that never started
- * off its queue and waits for one that did, so when uvm_ce_run() returns
- * every piece is done and the job, on the caller's stack, is no longer
- * used. Helpers take no lock, so a caller may hold any (a block lock, the
- * VA space lock) while it waits for them.
+ * the caller alone still finishes the job. Each CPU has one helper (a work
+ * item on system_wq); a caller posts its job to the helpers of other CPUs,
+ * and once it has taken the last piece it takes back the posts no helper
+ * has started and waits for the helpers that did, so when uvm_ce_run()
+ * returns every piece is done and the job, on the caller's stack, is no
+ * longer used. Helpers take no lock, so a caller may hold any (a block
+ * lock, the VA space lock) while it waits for them.
  *
- * The pieces of a job are disjoint and unordered; the completion of a work
- * item orders its stores before the caller's return. A failed piece stops
- * new pieces from starting and its error is returned.
+ * A helper lingers for 200 us after a job, spinning, while no other task
+ * wants its CPU: the next block of a migration then finds it running
+ * instead of waking an idle CPU again (measured under TCG: prefetch to a
+ * device 3.5 to 4.3 GB/s, back 5.3 to 6.8). A helper gives its CPU back
+ * after 2 ms of jobs, and another task becoming runnable there ends its
+ * waiting at once.
+ *
+ * The pieces of a job are disjoint and unordered; the completion the
+ * caller waits on orders the helpers' stores before its return. A failed
+ * piece stops new pieces from starting and its error is returned.
  *
  * Helpers are kernel workers: their CPU time is not charged to the
  * caller's CPU cgroup, as a DMA engine's copies would not be either.
  * copy_helpers=0 keeps every copy on the calling thread.
  */
 #include <linux/atomic.h>
+#include <linux/completion.h>
 #include <linux/cpumask.h>
 #include <linux/minmax.h>
 #include <linux/moduleparam.h>
+#include <linux/percpu.h>
 #include <linux/sched.h>
+#include <linux/sched/clock.h>
+#include <linux/sched/stat.h>
 #include <linux/topology.h>
 #include <linux/workqueue.h>
 
@@ -47,18 +59,50 @@ module_param_cb(copy_helpers, &uvm_param_range_ops, &copy_helpers_range, 0644);
 MODULE_PARM_DESC(copy_helpers,
 		 "other CPUs that help with one large migration copy: 0..7 (default 3, 0: the caller copies alone)");
 
+/* How long a helper that ran out of pieces waits for another job. */
+#define UVM_CE_LINGER_NS	(200 * NSEC_PER_USEC)
+/* A helper's work item returns after this much time, between jobs. */
+#define UVM_CE_BUDGET_NS	(2 * NSEC_PER_MSEC)
+
+/**
+ * struct uvm_ce_job - one uvm_ce_run() call, on the caller's stack.
+ * @fn: does one piece.
+ * @arg: @fn's argument.
+ * @nr_pieces: number of pieces.
+ * @next: next piece to take.
+ * @err: first error of a piece.
+ * @refs: the caller's and one per helper handed the job.
+ * @done: completed when the last helper drops its reference.
+ */
 struct uvm_ce_job {
 	uvm_ce_piece_fn fn;
 	void *arg;
 	unsigned int nr_pieces;
 	atomic_t next;
 	atomic_t err;
+	atomic_t refs;
+	struct completion done;
 };
 
-struct uvm_ce_helper {
+/**
+ * struct uvm_ce_slot - the helper of one CPU.
+ * @work: runs the helper on that CPU (system_wq).
+ * @cpu: that CPU.
+ * @active: 1 while @work is queued or running.
+ * @job: a job posted to the helper and not yet started, or NULL. Changed
+ *	 only by xchg()/cmpxchg(): a caller posts its job (NULL -> job), the
+ *	 helper takes it (-> NULL) or the caller, done with every piece
+ *	 first, takes it back (job -> NULL). A job's address is unique while
+ *	 its caller is in uvm_ce_run(), so taking back cannot take another's.
+ */
+struct uvm_ce_slot {
 	struct work_struct work;
+	atomic_t active;
 	struct uvm_ce_job *job;
+	int cpu;
 };
+
+static DEFINE_PER_CPU(struct uvm_ce_slot, ce_slots);
 
 static void ce_pull(struct uvm_ce_job *job)
 {
@@ -75,9 +119,81 @@ static void ce_pull(struct uvm_ce_job *job)
 	}
 }
 
-static void ce_helper_work(struct work_struct *work)
+/* Drop a reference to @job; the caller's stack frame may go at once. */
+static void ce_job_put(struct uvm_ce_job *job)
 {
-	ce_pull(container_of(work, struct uvm_ce_helper, work)->job);
+	if (atomic_dec_and_test(&job->refs))
+		complete(&job->done);
+}
+
+/*
+ * Run the jobs posted to @slot, waiting up to UVM_CE_LINGER_NS for the
+ * next one after each while nothing else wants this CPU. Returns when it
+ * waited in vain or its time budget is spent.
+ */
+static void ce_slot_run(struct uvm_ce_slot *slot)
+{
+	u64 start = local_clock(), until = start + UVM_CE_LINGER_NS, now;
+	struct uvm_ce_job *job;
+
+	for (;;) {
+		job = xchg(&slot->job, NULL);
+		if (job) {
+			ce_pull(job);
+			ce_job_put(job);
+			now = local_clock();
+			if (now - start > UVM_CE_BUDGET_NS)
+				return;
+			until = now + UVM_CE_LINGER_NS;
+			continue;
+		}
+		if (local_clock() > until || !single_task_running())
+			return;
+		cpu_relax();
+	}
+}
+
+/*
+ * A helper. It lingers after each job, so the jobs of a multi-block
+ * migration find it running instead of waking an idle CPU for each block
+ * (tens to hundreds of microseconds under emulators, against 30 for a
+ * 32-page piece). A job posted while it was giving up is not lost: either
+ * the poster sees @active clear and queues the work again, or the helper
+ * sees the job after clearing @active.
+ */
+static void ce_slot_work(struct work_struct *work)
+{
+	struct uvm_ce_slot *slot = container_of(work, struct uvm_ce_slot, work);
+
+	ce_slot_run(slot);
+	atomic_set(&slot->active, 0);
+	smp_mb__after_atomic();	/* pairs with the full barrier of ce_post() */
+	if (READ_ONCE(slot->job) && atomic_cmpxchg(&slot->active, 0, 1) == 0)
+		queue_work_on(slot->cpu, system_wq, work);
+}
+
+/* Post @job to @cpu's helper, starting it if needed; false if it is busy. */
+static bool ce_post(int cpu, struct uvm_ce_job *job)
+{
+	struct uvm_ce_slot *slot = per_cpu_ptr(&ce_slots, cpu);
+
+	atomic_inc(&job->refs);
+	if (cmpxchg(&slot->job, NULL, job)) {
+		atomic_dec(&job->refs);	/* another job waits there */
+		return false;
+	}
+	if (atomic_cmpxchg(&slot->active, 0, 1) == 0)
+		queue_work_on(cpu, system_wq, &slot->work);
+	return true;
+}
+
+/* Take @job back from @cpu's helper if it has not started it. */
+static void ce_take_back(int cpu, struct uvm_ce_job *job)
+{
+	struct uvm_ce_slot *slot = per_cpu_ptr(&ce_slots, cpu);
+
+	if (cmpxchg(&slot->job, job, NULL) == job)
+		ce_job_put(job);
 }
 
 /* Up to @n online CPUs other than this one, this node's first. */
@@ -111,29 +227,52 @@ static unsigned int ce_pick_cpus(int *cpus, unsigned int n)
 int uvm_ce_run(uvm_ce_piece_fn fn, void *arg, unsigned int nr_pieces,
 	       void (*meanwhile)(void *arg))
 {
-	struct uvm_ce_helper helpers[UVM_CE_MAX_HELPERS];
 	struct uvm_ce_job job = {
 		.fn = fn, .arg = arg, .nr_pieces = nr_pieces,
 		.next = ATOMIC_INIT(0), .err = ATOMIC_INIT(0),
+		.refs = ATOMIC_INIT(1),
 	};
 	int cpus[UVM_CE_MAX_HELPERS];
-	unsigned int i, n = 0;
+	unsigned int i, n = 0, posted = 0;
 
+	init_completion(&job.done);
 	/* Background work (fault-ahead...) is another CPU's helper already. */
 	if (nr_pieces > 1 && !(current->flags & PF_WQ_WORKER))
 		n = ce_pick_cpus(cpus, min(READ_ONCE(uvm_copy_helpers),
 					   nr_pieces - 1));
-	for (i = 0; i < n; i++) {
-		INIT_WORK_ONSTACK(&helpers[i].work, ce_helper_work);
-		helpers[i].job = &job;
-		queue_work_on(cpus[i], system_wq, &helpers[i].work);
-	}
+	for (i = 0; i < n; i++)
+		if (ce_post(cpus[i], &job))
+			cpus[posted++] = cpus[i];
 	if (meanwhile)
 		meanwhile(arg);
 	ce_pull(&job);
-	for (i = 0; i < n; i++) {
-		cancel_work_sync(&helpers[i].work);
-		destroy_work_on_stack(&helpers[i].work);
-	}
+	for (i = 0; i < posted; i++)
+		ce_take_back(cpus[i], &job);
+	if (!atomic_dec_and_test(&job.refs))
+		wait_for_completion(&job.done);
 	return atomic_read(&job.err);
+}
+
+/* Module load: the helper slots. */
+void uvm_ce_init(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct uvm_ce_slot *slot = per_cpu_ptr(&ce_slots, cpu);
+
+		INIT_WORK(&slot->work, ce_slot_work);
+		atomic_set(&slot->active, 0);
+		slot->job = NULL;
+		slot->cpu = cpu;
+	}
+}
+
+/* Module unload, no caller left: lingering helpers end within 200 us. */
+void uvm_ce_exit(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		cancel_work_sync(&per_cpu_ptr(&ce_slots, cpu)->work);
 }

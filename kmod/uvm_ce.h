@@ -16,5 +16,7 @@ typedef int (*uvm_ce_piece_fn)(void *arg, unsigned int piece);
 
 int uvm_ce_run(uvm_ce_piece_fn fn, void *arg, unsigned int nr_pieces,
 	       void (*meanwhile)(void *arg));
+void uvm_ce_init(void);
+void uvm_ce_exit(void);
 
 #endif /* __UVM_CE_H__ */

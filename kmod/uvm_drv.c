@@ -10,6 +10,7 @@
 #include <linux/topology.h>
 #include <linux/workqueue.h>
 
+#include "uvm_ce.h"
 #include "uvm_drv.h"
 #include "uvm_pool.h"
 #include "uvm_emu.h"
@@ -170,6 +171,7 @@ static int __init uvm_init(void)
 	if (ret)
 		return ret;
 
+	uvm_ce_init();
 	ret = uvm_sysfs_init();
 	if (ret)
 		return ret;
@@ -198,6 +200,7 @@ err_pool_unregister:
 	uvm_pool_unregister();
 err_sysfs_exit:
 	uvm_sysfs_exit();
+	uvm_ce_exit();
 	uvm_check_leaks();
 	return ret;
 }
@@ -209,6 +212,7 @@ static void __exit uvm_exit(void)
 	uvm_va_space_exit();
 	uvm_pool_unregister();
 	uvm_sysfs_exit();
+	uvm_ce_exit();
 	uvm_check_leaks();
 	pr_info("uvm: unloaded\n");
 }
