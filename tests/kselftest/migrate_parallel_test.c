@@ -7,8 +7,9 @@
  * value, device to device, for ranges that start and end inside blocks and
  * for sparse ones;
  * mapped pages end unmapped; CPU readers and writers racing with
- * prefetches see only right data and lose no write; bad parameter values
- * are refused.
+ * prefetches see only right data and lose no write; concurrent migrations
+ * share the helpers while copy_helpers changes; bad parameter values are
+ * refused.
  * Needs one device (any backend).
  */
 #include <pthread.h>
@@ -271,6 +272,63 @@ TEST_F(par, racing_writers_lose_nothing)
 			bad += uvm_check_off(self->p, off, PAGE, 8) != 0;
 	}
 	EXPECT_EQ(0, bad);
+}
+
+struct mover {
+	int fd, dev, bad;
+	char *p;
+	size_t len;
+	uint64_t seed;
+};
+
+/* Round trips of its own range, data checked after each. */
+static void *mover_run(void *arg)
+{
+	struct mover *m = arg;
+	int i;
+
+	for (i = 0; i < 16; i++) {
+		uvm_fill(m->p, m->len, m->seed + i);
+		m->bad += !!uvm_prefetch(m->fd, m->p, m->len, UVM_LOC_DEVICE,
+					 m->dev);
+		m->bad += !!uvm_prefetch(m->fd, m->p, m->len,
+					 UVM_LOC_HOST_NUMA, 0);
+		m->bad += uvm_check(m->p, m->len, m->seed + i) != 0;
+	}
+	return NULL;
+}
+
+/*
+ * Eight threads migrate their own ranges at once, more copy jobs than CPUs,
+ * while copy_helpers changes under them: jobs are posted to busy helpers,
+ * taken back and run by lingering ones, and every byte still lands.
+ */
+TEST_F(par, concurrent_migrations_share_helpers)
+{
+	static const char *const vals[] = { "3", "0", "7", "1", "2" };
+	struct mover m[8];
+	pthread_t t[8];
+	unsigned int k, flips = 0;
+	int bad = 0;
+
+	for (k = 0; k < 8; k++) {
+		m[k] = (struct mover){ self->fd, self->dev, 0,
+				       self->p + k * (LEN / 8), LEN / 8,
+				       100 * (k + 1) };
+		ASSERT_EQ(0, pthread_create(&t[k], NULL, mover_run, &m[k]));
+	}
+	for (k = 0; k < 8; k++) {
+		void *done = NULL;
+
+		while (pthread_tryjoin_np(t[k], &done) == EBUSY) {
+			bad += !!uvm_write_str(HELPERS_PARAM,
+					       vals[flips++ % 5]);
+			usleep(2000);
+		}
+		EXPECT_EQ(0, m[k].bad) TH_LOG("thread %u", k);
+	}
+	EXPECT_EQ(0, bad);
+	EXPECT_LT(0, flips);
 }
 
 TEST_F(par, bad_values_are_refused)
