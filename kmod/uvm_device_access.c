@@ -382,6 +382,60 @@ static bool access_batch_covered(struct access_ctx *c,
 }
 
 /* Perform batch @b: user data in, one pass under the locks, data out. */
+/*
+ * copy_to_user() for the small pieces of a batch: 8-byte stores. From 64
+ * bytes copy_to_user() is rep movsb on CPUs with ERMS, which emulators such
+ * as QEMU's TCG run a byte at a time (0.65 GB/s against 4 for this loop).
+ */
+static int access_put_user(void __user *dst, const void *src, u32 n)
+{
+	u32 i = 0;
+	u64 w;
+
+	if (n > 256)
+		return copy_to_user(dst, src, n) ? -EFAULT : 0;
+	if (!user_write_access_begin(dst, n))
+		return -EFAULT;
+	for (; i + sizeof(w) <= n; i += sizeof(w)) {
+		memcpy(&w, src + i, sizeof(w));
+		unsafe_put_user(w, (u64 __user *)(dst + i), efault);
+	}
+	for (; i < n; i++)
+		unsafe_put_user(((const u8 *)src)[i], (u8 __user *)(dst + i),
+				efault);
+	user_write_access_end();
+	return 0;
+efault:
+	user_write_access_end();
+	return -EFAULT;
+}
+
+/* copy_from_user() for the small pieces of a batch, as access_put_user(). */
+static int access_get_user(void *dst, const void __user *src, u32 n)
+{
+	u32 i = 0;
+	u64 w;
+	u8 b;
+
+	if (n > 256)
+		return copy_from_user(dst, src, n) ? -EFAULT : 0;
+	if (!user_read_access_begin(src, n))
+		return -EFAULT;
+	for (; i + sizeof(w) <= n; i += sizeof(w)) {
+		unsafe_get_user(w, (const u64 __user *)(src + i), efault);
+		memcpy(dst + i, &w, sizeof(w));
+	}
+	for (; i < n; i++) {
+		unsafe_get_user(b, (const u8 __user *)(src + i), efault);
+		((u8 *)dst)[i] = b;
+	}
+	user_read_access_end();
+	return 0;
+efault:
+	user_read_access_end();
+	return -EFAULT;
+}
+
 static int access_batch_run(struct access_ctx *c, const struct access_batch *b)
 {
 	const struct uvm_access *a, *first = &c->acc[b->first];
@@ -391,8 +445,8 @@ static int access_batch_run(struct access_ctx *c, const struct access_batch *b)
 	int ret = 0;
 
 	for (a = first, off = 0; write && a < first + b->n; off += a->length, a++)
-		if (copy_from_user(c->bounce + off, u64_to_user_ptr(a->buf),
-				   a->length))
+		if (access_get_user(c->bounce + off, u64_to_user_ptr(a->buf),
+				    a->length))
 			return -EFAULT;
 	down_read(&c->mgd->lock);
 	if (!access_batch_covered(c, b))
@@ -412,9 +466,8 @@ static int access_batch_run(struct access_ctx *c, const struct access_batch *b)
 	up_read(&c->mgd->lock);
 	for (a = first, off = 0; !ret && !write && a < first + b->n;
 	     off += a->length, a++)
-		if (copy_to_user(u64_to_user_ptr(a->buf), c->bounce + off,
-				 a->length))
-			ret = -EFAULT;
+		ret = access_put_user(u64_to_user_ptr(a->buf), c->bounce + off,
+				      a->length);
 	return ret;
 }
 

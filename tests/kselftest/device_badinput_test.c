@@ -137,6 +137,41 @@ TEST_F(bad, bad_user_pointers)
 	EXPECT_EQ(0x3c, self->p[10]);
 }
 
+/*
+ * Data buffers that fault part way (small accesses are copied 8 bytes at a
+ * time, then byte by byte): a read into a read-only page or one running
+ * into an unmapped page, a write from one running into an unmapped page.
+ */
+TEST_F(bad, data_buffers_that_fault_part_way)
+{
+	char *two = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *ro = mmap(NULL, PAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS,
+			-1, 0);
+
+	ASSERT_NE(MAP_FAILED, two);
+	ASSERT_NE(MAP_FAILED, ro);
+	ASSERT_EQ(0, munmap(two + PAGE, PAGE));
+	memset(two, 0x5a, PAGE);
+	EXPECT_EQ(-EFAULT, uvm_dev_read(self->fd, self->dev, self->p, 64, ro));
+	EXPECT_EQ(-EFAULT, uvm_dev_read(self->fd, self->dev, self->p, 13,
+					two + PAGE - 5));
+	EXPECT_EQ(-EFAULT, uvm_dev_read(self->fd, self->dev, self->p, 64,
+					two + PAGE - 24));
+	EXPECT_EQ(-EFAULT, uvm_dev_write(self->fd, self->dev, self->p, 13,
+					 two + PAGE - 5));
+	EXPECT_EQ(-EFAULT, uvm_dev_write(self->fd, self->dev, self->p, 64,
+					 two + PAGE - 24));
+	EXPECT_EQ(0x3c, self->p[0]);
+	EXPECT_EQ(0x3c, self->p[63]);
+	/* The same buffers, whole: the accesses work. */
+	EXPECT_EQ(0, uvm_dev_read(self->fd, self->dev, self->p, 13,
+				  two + PAGE - 13));
+	EXPECT_EQ(0x3c, two[PAGE - 1]);
+	munmap(two, PAGE);
+	munmap(ro, PAGE);
+}
+
 TEST_F(bad, discard_bad_input)
 {
 	EXPECT_EQ(-EINVAL, uvm_discard(self->fd, self->p, 0, 0, 0, 0));
@@ -147,7 +182,8 @@ TEST_F(bad, discard_bad_input)
 				       UVM_DISCARD_PREFETCH, UVM_LOC_DEVICE, 31));
 	EXPECT_EQ(-EINVAL, uvm_discard(self->fd, self->p, self->len + PAGE, 0,
 				       0, 0));
-	EXPECT_EQ(-EINVAL, uvm_discard(self->fd, self->p - PAGE, PAGE, 0, 0, 0));
+	EXPECT_EQ(-EINVAL, uvm_discard(self->fd, self->p - PAGE, PAGE, 0, 0,
+				       0));
 	{
 		struct uvm_discard d = { (uintptr_t)self->p, PAGE, { 0, 0 }, 0, 1 };
 
