@@ -250,8 +250,7 @@ void uvm_block_unmap_devices_locked(struct uvm_va_block *block,
 	}
 }
 
-/* Pages of a copy piece, and the smallest copy worth splitting over CPUs. */
-#define UVM_CE_PIECE_PAGES	32
+/* The smallest copy worth splitting over the copy engine's CPUs. */
 #define UVM_CE_SPLIT_PAGES	(2 * UVM_CE_PIECE_PAGES)
 
 /**

@@ -35,7 +35,6 @@
  */
 #include <linux/atomic.h>
 #include <linux/completion.h>
-#include <linux/cpumask.h>
 #include <linux/minmax.h>
 #include <linux/moduleparam.h>
 #include <linux/percpu.h>
@@ -196,30 +195,15 @@ static void ce_take_back(int cpu, struct uvm_ce_job *job)
 		ce_job_put(job);
 }
 
-/* Up to @n online CPUs other than this one, this node's first. */
-static unsigned int ce_pick_cpus(int *cpus, unsigned int n)
-{
-	int this = raw_smp_processor_id(), nid = cpu_to_node(this), cpu;
-	unsigned int nr = 0;
-
-	for_each_cpu_and(cpu, cpumask_of_node(nid), cpu_online_mask)
-		if (cpu != this && nr < n)
-			cpus[nr++] = cpu;
-	for_each_online_cpu(cpu)
-		if (cpu_to_node(cpu) != nid && nr < n)
-			cpus[nr++] = cpu;
-	return nr;
-}
-
 /**
  * uvm_ce_run() - run @fn on pieces 0 .. @nr_pieces - 1, here and on helper
  * CPUs, and wait for all of them.
  * @fn: does one piece; may sleep, must not take locks the caller holds.
  * @arg: passed to @fn.
- * @nr_pieces: pieces; one helper is started per piece beyond the first,
- *	       up to copy_helpers.
- * @meanwhile: if not NULL, called with @arg on this CPU once the helpers
- *	       are started, before it takes pieces itself: work of the
+ * @nr_pieces: pieces; the job is posted to one helper per piece beyond
+ *	       the first, up to copy_helpers.
+ * @meanwhile: if not NULL, called with @arg on this CPU once the job is
+ *	       posted, before it takes pieces itself: work of the
  *	       caller's that may overlap the pieces.
  *
  * Return: 0, or the first error of a piece (later pieces not started).
@@ -238,8 +222,9 @@ int uvm_ce_run(uvm_ce_piece_fn fn, void *arg, unsigned int nr_pieces,
 	init_completion(&job.done);
 	/* Background work (fault-ahead...) is another CPU's helper already. */
 	if (nr_pieces > 1 && !(current->flags & PF_WQ_WORKER))
-		n = ce_pick_cpus(cpus, min(READ_ONCE(uvm_copy_helpers),
-					   nr_pieces - 1));
+		n = uvm_pick_cpus(numa_node_id(), cpus,
+				  min(READ_ONCE(uvm_copy_helpers),
+				      nr_pieces - 1));
 	for (i = 0; i < n; i++)
 		if (ce_post(cpus[i], &job))
 			cpus[posted++] = cpus[i];

@@ -5,6 +5,9 @@
 #ifndef __UVM_CE_H__
 #define __UVM_CE_H__
 
+/* Pages (or one-page segments) in a piece of a copy job: 128 KiB. */
+#define UVM_CE_PIECE_PAGES	32
+
 /**
  * typedef uvm_ce_piece_fn - do piece @piece of a job.
  * @arg: the job's argument.

@@ -257,16 +257,13 @@ static void *uvm_side_piece(struct uvm_copy_side *s, unsigned long va,
 	return page_address(page) + offset_in_page(va);
 }
 
-/* Segments per copy-engine piece of a flush (up to 128 KiB of pages). */
-#define UVM_COPY_PIECE_SEGS	32
-
-/* Piece @piece of the pending segments, on any CPU. */
+/* Piece @piece of the pending segments (one per page), on any CPU. */
 static int uvm_copy_piece(void *arg, unsigned int piece)
 {
 	struct uvm_copy_ctx *c = arg;
 	struct uvm_device *udev = c->seg_dev;
-	unsigned int first = piece * UVM_COPY_PIECE_SEGS;
-	unsigned int n = min(c->nr_segs - first, UVM_COPY_PIECE_SEGS);
+	unsigned int first = piece * UVM_CE_PIECE_PAGES;
+	unsigned int n = min(c->nr_segs - first, UVM_CE_PIECE_PAGES);
 
 	if (c->seg_to)
 		return udev->ops->copy_to(udev, c->segs + first, n);
@@ -281,7 +278,7 @@ static int uvm_copy_flush(struct uvm_copy_ctx *c)
 	if (!c->nr_segs)
 		return 0;
 	ret = uvm_ce_run(uvm_copy_piece, c,
-			 DIV_ROUND_UP(c->nr_segs, UVM_COPY_PIECE_SEGS), NULL);
+			 DIV_ROUND_UP(c->nr_segs, UVM_CE_PIECE_PAGES), NULL);
 	c->nr_segs = 0;
 	return ret;
 }

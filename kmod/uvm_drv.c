@@ -85,24 +85,43 @@ const struct kernel_param_ops uvm_param_range_ops = {
 };
 
 /**
+ * uvm_pick_cpus() - CPUs for work that overlaps the caller's.
+ * @nid: node the work should run near.
+ * @cpus: filled with up to @n CPU numbers.
+ * @n: how many are wanted.
+ *
+ * Online CPUs other than this one (the caller goes on here), @nid's first.
+ *
+ * Return: how many were found.
+ */
+unsigned int uvm_pick_cpus(int nid, int *cpus, unsigned int n)
+{
+	int this = raw_smp_processor_id(), cpu;
+	unsigned int nr = 0;
+
+	for_each_cpu_and(cpu, cpumask_of_node(nid), cpu_online_mask)
+		if (cpu != this && nr < n)
+			cpus[nr++] = cpu;
+	for_each_online_cpu(cpu)
+		if (cpu != this && cpu_to_node(cpu) != nid && nr < n)
+			cpus[nr++] = cpu;
+	return nr;
+}
+
+/**
  * uvm_helper_cpu() - a CPU for background work that overlaps the caller's.
  * @nid: node the work should run near.
  *
- * One of @nid's CPUs but not this one (the caller goes on here); else any
- * other; else no preference. Unbound workqueues run an item in the pod
+ * The first of uvm_pick_cpus(). Unbound workqueues run an item in the pod
  * (node or cache domain) of the CPU it names.
  *
  * Return: a CPU number or WORK_CPU_UNBOUND, for queue_work_on().
  */
 int uvm_helper_cpu(int nid)
 {
-	int this = raw_smp_processor_id(), cpu;
+	int cpu;
 
-	for_each_cpu_and(cpu, cpumask_of_node(nid), cpu_online_mask)
-		if (cpu != this)
-			return cpu;
-	cpu = cpumask_any_but(cpu_online_mask, this);
-	return cpu < nr_cpu_ids ? cpu : WORK_CPU_UNBOUND;
+	return uvm_pick_cpus(nid, &cpu, 1) ? cpu : WORK_CPU_UNBOUND;
 }
 
 static unsigned int emulated_devices;

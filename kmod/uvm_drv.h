@@ -55,6 +55,7 @@ struct uvm_param_range {
  */
 extern const struct kernel_param_ops uvm_param_range_ops;
 
+unsigned int uvm_pick_cpus(int nid, int *cpus, unsigned int n);
 int uvm_helper_cpu(int nid);
 
 #endif /* __UVM_DRV_H__ */
