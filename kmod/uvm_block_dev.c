@@ -34,22 +34,6 @@
 #include "uvm_trace.h"
 
 /*
- * Pages moved by one transition and the time their copies took, for the
- * counters and the tracepoint.
- */
-struct uvm_counters_delta {
-	int cause;
-	int host_node;
-	unsigned int populated;
-	unsigned int h2d;
-	unsigned int d2h;
-	unsigned int d2d;
-	u64 h2d_ns;
-	u64 d2h_ns;
-	u64 d2d_ns;
-};
-
-/*
  * Count @d on the VA space, globally and on one device: the destination
  * of host->device and device->device moves (@to), the source of
  * device->host moves (@from). NULL is the host, on node @d->host_node.
@@ -253,35 +237,11 @@ void uvm_block_unmap_devices_locked(struct uvm_va_block *block,
 /* The smallest copy worth splitting over the copy engine's CPUs. */
 #define UVM_CE_SPLIT_PAGES	(2 * UVM_CE_PIECE_PAGES)
 
-/**
- * struct block_copy - a copy of a block's pages to or from one device's
- * chunk, or the zeroing of some of its pages there.
- * @block: the block (its lock held by the caller throughout).
- * @bd: the device side (has a chunk).
- * @peer: the other device's side (has a chunk) for a device to device
- *	  copy into @bd, or NULL.
- * @mask: pages to copy (all have a host page, or a @peer copy) or zero.
- * @zap: CPU-mapped pages whose PTEs go while the copy runs, or NULL.
- * @first: first page of @mask; pieces count from here.
- * @to_dev: host to device.
- * @zero: zero @mask's device pages instead of copying.
- */
-struct block_copy {
-	struct uvm_va_block *block;
-	struct uvm_block_dev *bd;
-	struct uvm_block_dev *peer;
-	const unsigned long *mask;
-	const unsigned long *zap;
-	unsigned int first;
-	bool to_dev;
-	bool zero;
-};
-
 /*
  * The device pages of @mask in [@start, @end), a run at a time: zeroed, or
  * copied from @c->peer.
  */
-static int block_dev_span(const struct block_copy *c, unsigned int start,
+static int block_dev_span(const struct uvm_block_copy *c, unsigned int start,
 			  unsigned int end)
 {
 	unsigned int i, j;
@@ -311,7 +271,7 @@ static int block_dev_span(const struct block_copy *c, unsigned int start,
  * in the chunk and in the kernel's linear map (split high-order allocations
  * usually are) share a segment.
  */
-static int block_copy_span(const struct block_copy *c, unsigned int start,
+static int block_copy_span(const struct uvm_block_copy *c, unsigned int start,
 			   unsigned int end)
 {
 	struct uvm_copy_seg segs[UVM_CE_PIECE_PAGES], *last = NULL;
@@ -343,7 +303,7 @@ static int block_copy_span(const struct block_copy *c, unsigned int start,
 	return n ? uvm_dev_copy(c->bd->udev, segs, n, c->to_dev) : 0;
 }
 
-static int block_copy_range(const struct block_copy *c, unsigned int start,
+static int block_copy_range(const struct uvm_block_copy *c, unsigned int start,
 			    unsigned int end)
 {
 	return c->zero || c->peer ? block_dev_span(c, start, end) :
@@ -352,39 +312,50 @@ static int block_copy_range(const struct block_copy *c, unsigned int start,
 
 static int block_copy_piece(void *arg, unsigned int piece)
 {
-	const struct block_copy *c = arg;
-	unsigned int start = c->first + piece * UVM_CE_PIECE_PAGES;
+	const struct uvm_block_copy *c = arg;
+	unsigned int start = c->first + piece * c->piece_pages;
 
 	return block_copy_range(c, start, min_t(unsigned int, UVM_BLOCK_PAGES,
-						start + UVM_CE_PIECE_PAGES));
+						start + c->piece_pages));
 }
 
 static void block_copy_zap(void *arg)
 {
-	const struct block_copy *c = arg;
+	const struct uvm_block_copy *c = arg;
 
 	if (c->zap)
 		uvm_block_zap_mask_locked(c->block, c->zap);
 }
 
 /*
- * Run @c, with the CPU PTEs of @c->zap zapped meanwhile. A large job is
- * split into pieces for the copy engine's CPUs (uvm_ce.c) and this CPU
- * zaps while the helpers copy.
+ * Start @c on @job: a large copy in pieces for the copy engine's CPUs
+ * (uvm_ce.c), a small one as one piece for the caller; then zap the CPU
+ * PTEs of @c->zap while the helpers copy.
  */
-static int block_copy_run(struct block_copy *c)
+static void block_copy_start(struct uvm_block_copy *c, struct uvm_ce_job *job)
 {
-	unsigned int span;
+	unsigned int span = 0;
 
 	c->first = find_first_bit(c->mask, UVM_BLOCK_PAGES);
-	if (c->first == UVM_BLOCK_PAGES ||
-	    bitmap_weight(c->mask, UVM_BLOCK_PAGES) < UVM_CE_SPLIT_PAGES) {
-		block_copy_zap(c);
-		return block_copy_range(c, c->first, UVM_BLOCK_PAGES);
+	c->piece_pages = UVM_BLOCK_PAGES;
+	if (c->first < UVM_BLOCK_PAGES) {
+		span = find_last_bit(c->mask, UVM_BLOCK_PAGES) + 1 - c->first;
+		if (bitmap_weight(c->mask, UVM_BLOCK_PAGES) >=
+		    UVM_CE_SPLIT_PAGES)
+			c->piece_pages = UVM_CE_PIECE_PAGES;
 	}
-	span = find_last_bit(c->mask, UVM_BLOCK_PAGES) + 1 - c->first;
-	return uvm_ce_run(block_copy_piece, c,
-			  DIV_ROUND_UP(span, UVM_CE_PIECE_PAGES), block_copy_zap);
+	uvm_ce_start(job, block_copy_piece, c,
+		     DIV_ROUND_UP(span, c->piece_pages));
+	block_copy_zap(c);
+}
+
+/* Run @c, with the CPU PTEs of @c->zap zapped meanwhile. */
+static int block_copy_run(struct uvm_block_copy *c)
+{
+	struct uvm_ce_job job;
+
+	block_copy_start(c, &job);
+	return uvm_ce_finish(&job);
 }
 
 /*
@@ -396,7 +367,7 @@ static int block_copy_host_dev(struct uvm_va_block *block,
 			       const unsigned long *mask, bool to_dev,
 			       const unsigned long *zap)
 {
-	struct block_copy c = {
+	struct uvm_block_copy c = {
 		.block = block, .bd = bd, .mask = mask, .zap = zap,
 		.to_dev = to_dev,
 	};
@@ -408,7 +379,7 @@ static int block_copy_host_dev(struct uvm_va_block *block,
 static int block_copy_peer(struct uvm_block_dev *dst, struct uvm_block_dev *src,
 			   const unsigned long *mask)
 {
-	struct block_copy c = {
+	struct uvm_block_copy c = {
 		.block = dst->block, .bd = dst, .peer = src, .mask = mask,
 	};
 
@@ -419,7 +390,7 @@ static int block_copy_peer(struct uvm_block_dev *dst, struct uvm_block_dev *src,
 static int block_zero_dev(struct uvm_va_block *block, struct uvm_block_dev *bd,
 			  const unsigned long *mask)
 {
-	struct block_copy c = {
+	struct uvm_block_copy c = {
 		.block = block, .bd = bd, .mask = mask, .zero = true,
 	};
 
@@ -562,57 +533,172 @@ static int block_host_node(struct uvm_va_block *block,
 }
 
 /*
- * Fill @bd with the pages of @todo from other devices, then the host,
- * zapping the CPU PTEs of @zap while the host pages are copied.
+ * Begin filling @op->bd with the pages of @op->todo: from other devices
+ * (done here), then from the host (started, the CPU PTEs of @op->zap
+ * zapped meanwhile).
  */
-static int block_fill_dev(struct uvm_va_block *block, struct uvm_block_dev *bd,
-			  unsigned long *todo, const unsigned long *zap,
-			  struct uvm_counters_delta *delta)
+static int block_fill_dev_begin(struct uvm_to_dev *op)
 {
-	DECLARE_BITMAP(run, UVM_BLOCK_PAGES);
+	struct uvm_va_block *block = op->block;
+	struct uvm_counters_delta *delta = &op->delta;
 	struct uvm_block_dev *src;
 	unsigned int i;
 	u64 t0;
 	int ret;
 
-	while ((src = block_dev_source(block, bd->udev->id, todo, run))) {
+	while ((src = block_dev_source(block, op->udev->id, op->todo,
+				       op->host))) {
 		t0 = ktime_get_ns();
-		ret = block_copy_peer(bd, src, run);
+		ret = block_copy_peer(op->bd, src, op->host);
 		if (ret)
 			return ret;
 		delta->d2d_ns += ktime_get_ns() - t0;
-		delta->d2d += bitmap_weight(run, UVM_BLOCK_PAGES);
-		bitmap_andnot(todo, todo, run, UVM_BLOCK_PAGES);
+		delta->d2d += bitmap_weight(op->host, UVM_BLOCK_PAGES);
+		bitmap_andnot(op->todo, op->todo, op->host, UVM_BLOCK_PAGES);
 	}
-	bitmap_zero(run, UVM_BLOCK_PAGES);
-	for_each_set_bit(i, todo, UVM_BLOCK_PAGES)
+	bitmap_zero(op->host, UVM_BLOCK_PAGES);
+	for_each_set_bit(i, op->todo, UVM_BLOCK_PAGES)
 		if (block->cpu_pages[i])
-			set_bit(i, run);
-	delta->host_node = block_host_node(block, run);
-	t0 = ktime_get_ns();
-	ret = block_copy_host_dev(block, bd, run, true, zap);
+			set_bit(i, op->host);
+	delta->host_node = block_host_node(block, op->host);
+	op->copy = (struct uvm_block_copy){
+		.block = block, .bd = op->bd, .mask = op->host, .zap = op->zap,
+		.to_dev = true,
+	};
+	op->t0 = ktime_get_ns();
+	block_copy_start(&op->copy, &op->job);
+	op->busy = true;
+	return 0;
+}
+
+/*
+ * End the fill: wait for the host copy, then populate (zero) the pages
+ * that had no copy anywhere.
+ */
+static int block_fill_dev_end(struct uvm_to_dev *op)
+{
+	struct uvm_counters_delta *delta = &op->delta;
+	int ret;
+
+	ret = uvm_ce_finish(&op->job);
 	if (ret)
 		return ret;
-	delta->h2d_ns = ktime_get_ns() - t0;
-	delta->h2d += bitmap_weight(run, UVM_BLOCK_PAGES);
-	bitmap_andnot(todo, todo, run, UVM_BLOCK_PAGES);
-	/* Left: unpopulated pages, populated (zeroed) here. */
-	delta->populated += bitmap_weight(todo, UVM_BLOCK_PAGES);
-	return block_zero_dev(block, bd, todo);
+	delta->h2d_ns = ktime_get_ns() - op->t0;
+	delta->h2d += bitmap_weight(op->host, UVM_BLOCK_PAGES);
+	bitmap_andnot(op->todo, op->todo, op->host, UVM_BLOCK_PAGES);
+	delta->populated += bitmap_weight(op->todo, UVM_BLOCK_PAGES);
+	return block_zero_dev(op->block, op->bd, op->todo);
 }
 
 /**
- * uvm_block_to_dev_locked() - make the pages of @mask resident on @udev.
- * @block: the block; caller holds @block->lock.
+ * uvm_block_to_dev_begin_locked() - begin making the pages of @mask
+ * resident on @udev.
+ * @op: the move, caller's storage until uvm_block_to_dev_end_locked().
+ * @block: the block; caller holds @block->lock until the end.
  * @udev: destination device.
  * @mask: pages to make resident (managed pages of the block).
  * @dup: pages whose other copies stay (read duplication); the rest move.
  * @cause: UVM_CAUSE_*, for the uvm_migrate tracepoint.
  *
- * Copies come from another device (peer copy) or the host copy; pages with
- * no copy anywhere are populated zeroed on the device. CPU write access to
- * duplicated pages is revoked (their PTE zapped); moved pages lose their
- * host copy and every mapping of their old copies.
+ * Copies come from another device (peer copy, done here) or the host copy
+ * (started here, with the CPU PTEs of the moving pages zapped meanwhile;
+ * uvm_block_to_dev_end_locked() waits for it). Between the two the caller
+ * may work on, but not on this block.
+ *
+ * Return: 0 (end it), or a negative errno: nothing to end, no page moved.
+ */
+int uvm_block_to_dev_begin_locked(struct uvm_to_dev *op,
+				  struct uvm_va_block *block,
+				  struct uvm_device *udev,
+				  const unsigned long *mask,
+				  const unsigned long *dup, int cause)
+{
+	struct uvm_block_dev *bd;
+	int ret;
+
+	lockdep_assert_held(&block->lock);
+	op->block = block;
+	op->udev = udev;
+	op->mask = mask;
+	op->dup = dup;
+	op->busy = false;
+	op->delta = (struct uvm_counters_delta){
+		.cause = cause, .host_node = NUMA_NO_NODE,
+	};
+	bd = uvm_block_dev_get_locked(block, udev, true);
+	if (IS_ERR(bd))
+		return PTR_ERR(bd);
+	op->bd = bd;
+	bitmap_andnot(op->todo, mask, bd->resident, UVM_BLOCK_PAGES);
+	if (bitmap_empty(op->todo, UVM_BLOCK_PAGES))
+		return 0;
+
+	/*
+	 * No CPU write may land in a page once its copy is taken: its writable
+	 * CPU mappings go first. The read-only ones of moving pages go while
+	 * the copy runs (a CPU access in between faults and waits for the
+	 * block lock); those of duplicated pages stay.
+	 */
+	bitmap_and(op->zap, op->todo, block->cpu_writable, UVM_BLOCK_PAGES);
+	block_zap_host(block, op->zap);
+	bitmap_andnot(op->zap, op->todo, dup, UVM_BLOCK_PAGES);
+	bitmap_and(op->zap, op->zap, block->cpu_mapped, UVM_BLOCK_PAGES);
+
+	ret = block_fill_dev_begin(op);
+	if (ret)
+		block_dev_trim(block, udev->id);
+	return ret;
+}
+
+/**
+ * uvm_block_to_dev_end_locked() - end a move begun by
+ * uvm_block_to_dev_begin_locked().
+ * @op: the move.
+ *
+ * Moved pages lose their host copy and every mapping of their old copies;
+ * CPU write access to duplicated pages is gone (their PTEs zapped).
+ *
+ * Return: 0 or a negative errno (-ENOSPC: device full and nothing
+ * evictable); on error some pages may have moved, none is lost.
+ */
+int uvm_block_to_dev_end_locked(struct uvm_to_dev *op)
+{
+	struct uvm_va_block *block = op->block;
+	struct uvm_device *udev = op->udev;
+	struct uvm_block_dev *bd = op->bd;
+	int ret;
+
+	lockdep_assert_held(&block->lock);
+	if (!op->busy)
+		goto out_touch;
+	ret = block_fill_dev_end(op);
+	if (ret) {
+		block_dev_trim(block, udev->id);
+		return ret;
+	}
+	bitmap_andnot(op->todo, op->mask, bd->resident, UVM_BLOCK_PAGES);
+	bitmap_or(bd->resident, bd->resident, op->todo, UVM_BLOCK_PAGES);
+	bitmap_or(block->on_device, block->on_device, op->todo,
+		  UVM_BLOCK_PAGES);
+
+	/* Moved (not duplicated) pages: drop the other copies. */
+	bitmap_andnot(op->zap, op->mask, op->dup, UVM_BLOCK_PAGES);
+	block_drop_devs_except(block, udev->id, op->zap);
+	uvm_block_drop_host_locked(block, op->zap);
+	block_count_moves(block, &op->delta, NULL, udev);
+out_touch:
+	uvm_lru_touch(block->dev[udev->id]);
+	return 0;
+}
+
+/**
+ * uvm_block_to_dev_locked() - make the pages of @mask resident on @udev:
+ * uvm_block_to_dev_begin_locked() and uvm_block_to_dev_end_locked() at once.
+ * @block: the block; caller holds @block->lock.
+ * @udev: destination device.
+ * @mask: pages to make resident (managed pages of the block).
+ * @dup: pages whose other copies stay (read duplication); the rest move.
+ * @cause: UVM_CAUSE_*, for the uvm_migrate tracepoint.
  *
  * Return: 0 or a negative errno (-ENOSPC: device full and nothing
  * evictable); on error some pages may have moved, none is lost.
@@ -621,50 +707,11 @@ int uvm_block_to_dev_locked(struct uvm_va_block *block,
 			    struct uvm_device *udev, const unsigned long *mask,
 			    const unsigned long *dup, int cause)
 {
-	DECLARE_BITMAP(todo, UVM_BLOCK_PAGES);
-	DECLARE_BITMAP(move, UVM_BLOCK_PAGES);
-	struct uvm_counters_delta delta = {
-		.cause = cause, .host_node = NUMA_NO_NODE,
-	};
-	struct uvm_block_dev *bd;
+	struct uvm_to_dev op;
 	int ret;
 
-	lockdep_assert_held(&block->lock);
-	bd = uvm_block_dev_get_locked(block, udev, true);
-	if (IS_ERR(bd))
-		return PTR_ERR(bd);
-	bitmap_andnot(todo, mask, bd->resident, UVM_BLOCK_PAGES);
-	if (bitmap_empty(todo, UVM_BLOCK_PAGES))
-		goto out_touch;
-
-	/*
-	 * No CPU write may land in a page once its copy is taken: its writable
-	 * CPU mappings go first. The read-only ones of moving pages go while
-	 * the copy runs (a CPU access in between faults and waits for the
-	 * block lock); those of duplicated pages stay.
-	 */
-	bitmap_and(move, todo, block->cpu_writable, UVM_BLOCK_PAGES);
-	block_zap_host(block, move);
-	bitmap_andnot(move, todo, dup, UVM_BLOCK_PAGES);
-	bitmap_and(move, move, block->cpu_mapped, UVM_BLOCK_PAGES);
-
-	ret = block_fill_dev(block, bd, todo, move, &delta);
-	if (ret) {
-		block_dev_trim(block, udev->id);
-		return ret;
-	}
-	bitmap_andnot(todo, mask, bd->resident, UVM_BLOCK_PAGES);
-	bitmap_or(bd->resident, bd->resident, todo, UVM_BLOCK_PAGES);
-	bitmap_or(block->on_device, block->on_device, todo, UVM_BLOCK_PAGES);
-
-	/* Moved (not duplicated) pages: drop the other copies. */
-	bitmap_andnot(move, mask, dup, UVM_BLOCK_PAGES);
-	block_drop_devs_except(block, udev->id, move);
-	uvm_block_drop_host_locked(block, move);
-	block_count_moves(block, &delta, NULL, udev);
-out_touch:
-	uvm_lru_touch(block->dev[udev->id]);
-	return 0;
+	ret = uvm_block_to_dev_begin_locked(&op, block, udev, mask, dup, cause);
+	return ret ?: uvm_block_to_dev_end_locked(&op);
 }
 
 /**

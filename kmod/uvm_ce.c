@@ -13,10 +13,13 @@
  * the caller alone still finishes the job. Each CPU has one helper (a work
  * item on system_wq); a caller posts its job to the helpers of other CPUs,
  * and once it has taken the last piece it takes back the posts no helper
- * has started and waits for the helpers that did, so when uvm_ce_run()
- * returns every piece is done and the job, on the caller's stack, is no
- * longer used. Helpers take no lock, so a caller may hold any (a block
- * lock, the VA space lock) while it waits for them.
+ * has started and waits for the helpers that did, so when uvm_ce_finish()
+ * returns every piece is done and the job, in the caller's storage, is no
+ * longer used. uvm_ce_start() and uvm_ce_finish() are apart so that a
+ * caller can work on while the helpers copy: a prefetch locks and zaps the
+ * next block meanwhile (uvm_migrate.c); uvm_ce_run() is both at once.
+ * Helpers take no lock, so a caller may hold any (a block lock, the VA
+ * space lock) while it waits for them.
  *
  * A helper lingers for 200 us after a job, spinning, while no other task
  * wants its CPU: the next block of a migration then finds it running
@@ -47,8 +50,6 @@
 #include "uvm_ce.h"
 #include "uvm_drv.h"
 
-#define UVM_CE_MAX_HELPERS	7
-
 static unsigned int uvm_copy_helpers = 3;
 
 static struct uvm_param_range copy_helpers_range = {
@@ -64,26 +65,6 @@ MODULE_PARM_DESC(copy_helpers,
 #define UVM_CE_BUDGET_NS	(2 * NSEC_PER_MSEC)
 
 /**
- * struct uvm_ce_job - one uvm_ce_run() call, on the caller's stack.
- * @fn: does one piece.
- * @arg: @fn's argument.
- * @nr_pieces: number of pieces.
- * @next: next piece to take.
- * @err: first error of a piece.
- * @refs: the caller's and one per helper handed the job.
- * @done: completed when the last helper drops its reference.
- */
-struct uvm_ce_job {
-	uvm_ce_piece_fn fn;
-	void *arg;
-	unsigned int nr_pieces;
-	atomic_t next;
-	atomic_t err;
-	atomic_t refs;
-	struct completion done;
-};
-
-/**
  * struct uvm_ce_slot - the helper of one CPU.
  * @work: runs the helper on that CPU (system_wq).
  * @cpu: that CPU.
@@ -92,7 +73,7 @@ struct uvm_ce_job {
  *	 only by xchg()/cmpxchg(): a caller posts its job (NULL -> job), the
  *	 helper takes it (-> NULL) or the caller, done with every piece
  *	 first, takes it back (job -> NULL). A job's address is unique while
- *	 its caller is in uvm_ce_run(), so taking back cannot take another's.
+ *	 it is started and not finished, so taking back cannot take another's.
  */
 struct uvm_ce_slot {
 	struct work_struct work;
@@ -196,12 +177,63 @@ static void ce_take_back(int cpu, struct uvm_ce_job *job)
 }
 
 /**
- * uvm_ce_run() - run @fn on pieces 0 .. @nr_pieces - 1, here and on helper
- * CPUs, and wait for all of them.
+ * uvm_ce_start() - start @job: pieces 0 .. @nr_pieces - 1 of @fn, posted to
+ * helper CPUs; uvm_ce_finish() takes the rest and waits.
+ * @job: the job; caller's storage, in use until uvm_ce_finish() returns.
  * @fn: does one piece; may sleep, must not take locks the caller holds.
  * @arg: passed to @fn.
  * @nr_pieces: pieces; the job is posted to one helper per piece beyond
  *	       the first, up to copy_helpers.
+ *
+ * Between the two calls the caller may do other work, or start and finish
+ * other jobs; the helpers run their jobs in the order they were posted.
+ */
+void uvm_ce_start(struct uvm_ce_job *job, uvm_ce_piece_fn fn, void *arg,
+		  unsigned int nr_pieces)
+{
+	unsigned int i, n = 0;
+
+	*job = (struct uvm_ce_job){
+		.fn = fn, .arg = arg, .nr_pieces = nr_pieces,
+		.next = ATOMIC_INIT(0), .err = ATOMIC_INIT(0),
+		.refs = ATOMIC_INIT(1),
+	};
+	init_completion(&job->done);
+	/* Background work (fault-ahead...) is another CPU's helper already. */
+	if (nr_pieces > 1 && !(current->flags & PF_WQ_WORKER))
+		n = uvm_pick_cpus(numa_node_id(), job->cpus,
+				  min(READ_ONCE(uvm_copy_helpers),
+				      nr_pieces - 1));
+	for (i = 0; i < n; i++)
+		if (ce_post(job->cpus[i], job))
+			job->cpus[job->posted++] = job->cpus[i];
+}
+
+/**
+ * uvm_ce_finish() - do the pieces of @job no helper took, and wait for the
+ * helpers that did.
+ * @job: a job from uvm_ce_start().
+ *
+ * Return: 0, or the first error of a piece (later pieces not started).
+ */
+int uvm_ce_finish(struct uvm_ce_job *job)
+{
+	unsigned int i;
+
+	ce_pull(job);
+	for (i = 0; i < job->posted; i++)
+		ce_take_back(job->cpus[i], job);
+	if (!atomic_dec_and_test(&job->refs))
+		wait_for_completion(&job->done);
+	return atomic_read(&job->err);
+}
+
+/**
+ * uvm_ce_run() - run @fn on pieces 0 .. @nr_pieces - 1, here and on helper
+ * CPUs, and wait for all of them.
+ * @fn: does one piece; may sleep, must not take locks the caller holds.
+ * @arg: passed to @fn.
+ * @nr_pieces: pieces (see uvm_ce_start()).
  * @meanwhile: if not NULL, called with @arg on this CPU once the job is
  *	       posted, before it takes pieces itself: work of the
  *	       caller's that may overlap the pieces.
@@ -211,31 +243,12 @@ static void ce_take_back(int cpu, struct uvm_ce_job *job)
 int uvm_ce_run(uvm_ce_piece_fn fn, void *arg, unsigned int nr_pieces,
 	       void (*meanwhile)(void *arg))
 {
-	struct uvm_ce_job job = {
-		.fn = fn, .arg = arg, .nr_pieces = nr_pieces,
-		.next = ATOMIC_INIT(0), .err = ATOMIC_INIT(0),
-		.refs = ATOMIC_INIT(1),
-	};
-	int cpus[UVM_CE_MAX_HELPERS];
-	unsigned int i, n = 0, posted = 0;
+	struct uvm_ce_job job;
 
-	init_completion(&job.done);
-	/* Background work (fault-ahead...) is another CPU's helper already. */
-	if (nr_pieces > 1 && !(current->flags & PF_WQ_WORKER))
-		n = uvm_pick_cpus(numa_node_id(), cpus,
-				  min(READ_ONCE(uvm_copy_helpers),
-				      nr_pieces - 1));
-	for (i = 0; i < n; i++)
-		if (ce_post(cpus[i], &job))
-			cpus[posted++] = cpus[i];
+	uvm_ce_start(&job, fn, arg, nr_pieces);
 	if (meanwhile)
 		meanwhile(arg);
-	ce_pull(&job);
-	for (i = 0; i < posted; i++)
-		ce_take_back(cpus[i], &job);
-	if (!atomic_dec_and_test(&job.refs))
-		wait_for_completion(&job.done);
-	return atomic_read(&job.err);
+	return uvm_ce_finish(&job);
 }
 
 /* Module load: the helper slots. */

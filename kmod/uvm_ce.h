@@ -5,6 +5,9 @@
 #ifndef __UVM_CE_H__
 #define __UVM_CE_H__
 
+#include <linux/atomic.h>
+#include <linux/completion.h>
+
 /* Pages (or one-page segments) in a piece of a copy job: 128 KiB. */
 #define UVM_CE_PIECE_PAGES	32
 
@@ -17,6 +20,35 @@
  */
 typedef int (*uvm_ce_piece_fn)(void *arg, unsigned int piece);
 
+#define UVM_CE_MAX_HELPERS	7
+
+/**
+ * struct uvm_ce_job - one copy job, from uvm_ce_start() to uvm_ce_finish().
+ * @fn: does one piece.
+ * @arg: @fn's argument.
+ * @nr_pieces: number of pieces.
+ * @next: next piece to take.
+ * @err: first error of a piece.
+ * @refs: the caller's and one per helper handed the job.
+ * @done: completed when the last helper drops its reference.
+ * @cpus: the CPUs whose helpers the job was posted to.
+ * @posted: how many.
+ */
+struct uvm_ce_job {
+	uvm_ce_piece_fn fn;
+	void *arg;
+	unsigned int nr_pieces;
+	atomic_t next;
+	atomic_t err;
+	atomic_t refs;
+	struct completion done;
+	int cpus[UVM_CE_MAX_HELPERS];
+	unsigned int posted;
+};
+
+void uvm_ce_start(struct uvm_ce_job *job, uvm_ce_piece_fn fn, void *arg,
+		  unsigned int nr_pieces);
+int uvm_ce_finish(struct uvm_ce_job *job);
 int uvm_ce_run(uvm_ce_piece_fn fn, void *arg, unsigned int nr_pieces,
 	       void (*meanwhile)(void *arg));
 void uvm_ce_init(void);

@@ -41,7 +41,8 @@
  *    copy_{to,from}_user.
  * 3. uvm_va_block.lock (mutex, per 2 MiB block); then i_mmap_rwsem and PTE
  *    locks (core). CPU faults install their PTEs under it, so zaps need no
- *    page locks. Block locks never nest except by trylock (eviction).
+ *    page locks. Block locks never nest except by trylock (eviction; a
+ *    prefetch beginning block N+1 while it holds N).
  * 4. uvm_device.lru_lock (spinlock) or uvm_mem_pool.lock (mutex), per
  *    device; uvm_page_pool.lock and uvm_fault_ahead.lock (spinlocks), per
  *    VA space. (uvm_pools_lock, global, only ever has a pool's lock

@@ -19,6 +19,7 @@
 #include <linux/xarray.h>
 #include <uapi/uvm.h>
 
+#include "uvm_ce.h"
 #include "uvm_policy.h"
 #include "uvm_pool.h"
 
@@ -207,6 +208,82 @@ void uvm_block_put_pages(struct page **pages, unsigned int n);
 void uvm_block_free_host_pages_locked(struct uvm_va_block *block,
 				      const unsigned long *mask, bool recycle);
 
+/*
+ * Pages moved by one transition and the time their copies took, for the
+ * counters and the tracepoint.
+ */
+struct uvm_counters_delta {
+	int cause;
+	int host_node;
+	unsigned int populated;
+	unsigned int h2d;
+	unsigned int d2h;
+	unsigned int d2d;
+	u64 h2d_ns;
+	u64 d2h_ns;
+	u64 d2d_ns;
+};
+
+/**
+ * struct uvm_block_copy - a copy of a block's pages to or from one device's
+ * chunk, or the zeroing of some of its pages there.
+ * @block: the block (its lock held by the caller throughout).
+ * @bd: the device side (has a chunk).
+ * @peer: the other device's side (has a chunk) for a device to device
+ *	  copy into @bd, or NULL.
+ * @mask: pages to copy (all have a host page, or a @peer copy) or zero.
+ * @zap: CPU-mapped pages whose PTEs go while the copy runs, or NULL.
+ * @first: first page of @mask; pieces count from here.
+ * @piece_pages: pages per piece.
+ * @to_dev: host to device.
+ * @zero: zero @mask's device pages instead of copying.
+ */
+struct uvm_block_copy {
+	struct uvm_va_block *block;
+	struct uvm_block_dev *bd;
+	struct uvm_block_dev *peer;
+	const unsigned long *mask;
+	const unsigned long *zap;
+	unsigned int first;
+	unsigned int piece_pages;
+	bool to_dev;
+	bool zero;
+};
+
+/**
+ * struct uvm_to_dev - a move of a block's pages to a device, begun
+ * (uvm_block_to_dev_begin_locked()) and not yet ended: its host to device
+ * copy may still run on the copy engine's helpers.
+ * @block: the block, locked from begin to end.
+ * @udev: the destination.
+ * @bd: its side of the block.
+ * @mask: pages to make resident (the caller's, valid until the end).
+ * @dup: pages whose other copies stay (the caller's, valid until the end).
+ * @todo: pages not resident on @udev yet.
+ * @host: pages of @todo copied from their host page.
+ * @zap: their CPU mappings, zapped while the copy runs.
+ * @copy: the host to device copy.
+ * @job: its copy-engine job.
+ * @t0: when it started.
+ * @delta: what moved.
+ * @busy: a copy was started (else the pages of @mask were resident).
+ */
+struct uvm_to_dev {
+	struct uvm_va_block *block;
+	struct uvm_device *udev;
+	struct uvm_block_dev *bd;
+	const unsigned long *mask;
+	const unsigned long *dup;
+	DECLARE_BITMAP(todo, UVM_BLOCK_PAGES);
+	DECLARE_BITMAP(host, UVM_BLOCK_PAGES);
+	DECLARE_BITMAP(zap, UVM_BLOCK_PAGES);
+	struct uvm_block_copy copy;
+	struct uvm_ce_job job;
+	u64 t0;
+	struct uvm_counters_delta delta;
+	bool busy;
+};
+
 /* uvm_block_dev.c: device residency and device mappings of a block. */
 struct uvm_block_dev *uvm_block_dev_get_locked(struct uvm_va_block *block,
 					       struct uvm_device *udev,
@@ -214,6 +291,12 @@ struct uvm_block_dev *uvm_block_dev_get_locked(struct uvm_va_block *block,
 int uvm_block_to_dev_locked(struct uvm_va_block *block,
 			    struct uvm_device *udev, const unsigned long *mask,
 			    const unsigned long *dup, int cause);
+int uvm_block_to_dev_begin_locked(struct uvm_to_dev *op,
+				  struct uvm_va_block *block,
+				  struct uvm_device *udev,
+				  const unsigned long *mask,
+				  const unsigned long *dup, int cause);
+int uvm_block_to_dev_end_locked(struct uvm_to_dev *op);
 int uvm_block_to_host_locked(struct uvm_va_block *block, int nid,
 			     const unsigned long *mask,
 			     const unsigned long *dup, int cause);
