@@ -104,6 +104,17 @@ static void run_one_chunk(struct __test_metadata *_metadata, int dev)
 	close(fd);
 }
 
+/* The first device of @backend, or -1. */
+static int first_dev(struct __test_metadata *_metadata, int backend)
+{
+	int fd = uvm_open(), dev;
+
+	ASSERT_LE(0, fd);
+	dev = uvm_find_device(fd, backend, 0);
+	close(fd);
+	return dev;
+}
+
 /* Heavy under emulation: a generous timeout instead of the default 30 s. */
 FIXTURE(big) {};
 FIXTURE_SETUP(big) {}
@@ -111,11 +122,8 @@ FIXTURE_TEARDOWN(big) {}
 
 TEST_F_TIMEOUT(big, pci_device, 600)
 {
-	int fd = uvm_open(), dev;
+	int dev = first_dev(_metadata, UVM_BACKEND_PCI_BAR);
 
-	ASSERT_LE(0, fd);
-	dev = uvm_find_device(fd, UVM_BACKEND_PCI_BAR, 0);
-	close(fd);
 	if (dev < 0)
 		SKIP(return, "no PCI device");
 	run(_metadata, dev);
@@ -123,11 +131,8 @@ TEST_F_TIMEOUT(big, pci_device, 600)
 
 TEST_F_TIMEOUT(big, pci_device_one_free_chunk, 600)
 {
-	int fd = uvm_open(), dev;
+	int dev = first_dev(_metadata, UVM_BACKEND_PCI_BAR);
 
-	ASSERT_LE(0, fd);
-	dev = uvm_find_device(fd, UVM_BACKEND_PCI_BAR, 0);
-	close(fd);
 	if (dev < 0)
 		SKIP(return, "no PCI device");
 	run_one_chunk(_metadata, dev);
@@ -135,11 +140,8 @@ TEST_F_TIMEOUT(big, pci_device_one_free_chunk, 600)
 
 TEST_F_TIMEOUT(big, emulated_device_one_free_chunk, 600)
 {
-	int fd = uvm_open(), dev;
+	int dev = first_dev(_metadata, UVM_BACKEND_EMULATED);
 
-	ASSERT_LE(0, fd);
-	dev = uvm_find_device(fd, UVM_BACKEND_EMULATED, 0);
-	close(fd);
 	if (dev < 0)
 		SKIP(return, "no emulated device");
 	run_one_chunk(_metadata, dev);
@@ -147,11 +149,8 @@ TEST_F_TIMEOUT(big, emulated_device_one_free_chunk, 600)
 
 TEST_F_TIMEOUT(big, emulated_device, 600)
 {
-	int fd = uvm_open(), dev;
+	int dev = first_dev(_metadata, UVM_BACKEND_EMULATED);
 
-	ASSERT_LE(0, fd);
-	dev = uvm_find_device(fd, UVM_BACKEND_EMULATED, 0);
-	close(fd);
 	if (dev < 0)
 		SKIP(return, "no emulated device");
 	run(_metadata, dev);
