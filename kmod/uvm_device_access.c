@@ -381,7 +381,6 @@ static bool access_batch_covered(struct access_ctx *c,
 	return true;
 }
 
-/* Perform batch @b: user data in, one pass under the locks, data out. */
 /*
  * copy_to_user() for the small pieces of a batch: 8-byte stores. From 64
  * bytes copy_to_user() is rep movsb on CPUs with ERMS, which emulators such
@@ -436,6 +435,7 @@ efault:
 	return -EFAULT;
 }
 
+/* Perform batch @b: user data in, one pass under the locks, data out. */
 static int access_batch_run(struct access_ctx *c, const struct access_batch *b)
 {
 	const struct uvm_access *a, *first = &c->acc[b->first];
