@@ -465,6 +465,51 @@ TEST_F(va, madv_dontneed_keeps_data)
 	munmap(p, len);
 }
 
+/* The VmFlags of the VMA at @p in /proc/self/smaps, into @flags. */
+static int vma_flags(const void *p, char *flags, size_t size)
+{
+	unsigned long start, end, want = (unsigned long)p;
+	FILE *f = fopen("/proc/self/smaps", "r");
+	char line[512];
+	bool in = false;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx-%lx ", &start, &end) == 2)
+			in = start <= want && want < end;
+		else if (in && !strncmp(line, "VmFlags:", 8)) {
+			snprintf(flags, size, "%s", line + 8);
+			fclose(f);
+			return 0;
+		}
+	}
+	fclose(f);
+	return -1;
+}
+
+/*
+ * Managed VMAs carry VM_SEQ_READ ("sr"), so zaps skip the access
+ * recency of pages that are on no LRU; a user's MADV_NORMAL clears it and
+ * changes nothing but speed.
+ */
+TEST_F(va, vma_has_no_recency_and_madv_normal_is_harmless)
+{
+	size_t len = 64 * PAGE;
+	char *p = uvm_map(self->fd, len), flags[512];
+
+	ASSERT_NE(NULL, p);
+	ASSERT_EQ(0, vma_flags(p, flags, sizeof(flags)));
+	EXPECT_NE(NULL, strstr(flags, " sr")) TH_LOG("VmFlags:%s", flags);
+	uvm_fill(p, len, 3);
+	ASSERT_EQ(0, madvise(p, len, MADV_NORMAL));
+	ASSERT_EQ(0, vma_flags(p, flags, sizeof(flags)));
+	EXPECT_EQ(NULL, strstr(flags, " sr")) TH_LOG("VmFlags:%s", flags);
+	EXPECT_EQ(0, uvm_prefetch(self->fd, p, len, UVM_LOC_HOST_NUMA, 1));
+	EXPECT_EQ(0, uvm_check(p, len, 3));
+	munmap(p, len);
+}
+
 TEST_F(va, stats_count_faults_and_population)
 {
 	uint64_t f0 = uvm_stat(self->fd, UVM_STAT_CPU_FAULTS, UVM_STATS_VA_SPACE);
