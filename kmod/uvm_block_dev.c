@@ -471,14 +471,59 @@ static void block_zap_host(struct uvm_va_block *block,
 }
 
 /*
+ * The pages of @mask get another copy (read duplication): no device may
+ * write one copy through a writable mapping. A device's next write faults
+ * and collapses the copies.
+ */
+static void block_revoke_dev_writes(struct uvm_va_block *block,
+				    const unsigned long *mask)
+{
+	unsigned int d;
+
+	for (d = 0; d < UVM_MAX_DEVICES; d++)
+		if (block->dev[d])
+			bitmap_andnot(block->dev[d]->mapped_write,
+				      block->dev[d]->mapped_write, mask,
+				      UVM_BLOCK_PAGES);
+}
+
+/*
+ * Drop the device mappings of the pages of @mask that point at their host
+ * copy (a remote mapping: accessed-by, preferred location elsewhere, or a
+ * device that was full).
+ */
+static void block_unmap_host_targets(struct uvm_va_block *block,
+				     const unsigned long *mask)
+{
+	DECLARE_BITMAP(drop, UVM_BLOCK_PAGES);
+	struct uvm_block_dev *bd;
+	unsigned int d, i;
+
+	for (d = 0; d < UVM_MAX_DEVICES && block->nr_devs; d++) {
+		bd = block->dev[d];
+		if (!bd || !bitmap_and(drop, mask, bd->mapped, UVM_BLOCK_PAGES))
+			continue;
+		for_each_set_bit(i, drop, UVM_BLOCK_PAGES)
+			if (bd->map_target[i] != UVM_MAP_HOST)
+				__clear_bit(i, drop);
+		bitmap_andnot(bd->mapped, bd->mapped, drop, UVM_BLOCK_PAGES);
+		bitmap_andnot(bd->mapped_write, bd->mapped_write, drop,
+			      UVM_BLOCK_PAGES);
+		block_dev_trim(block, d);
+	}
+}
+
+/*
  * Drop the host copies of @mask (other copies exist or the data is being
- * discarded): zap the CPU PTEs, free.
+ * discarded): zap the CPU PTEs and the device mappings that point at them,
+ * free.
  */
 void uvm_block_drop_host_locked(struct uvm_va_block *block,
 				const unsigned long *mask)
 {
 	lockdep_assert_held(&block->lock);
 	block_zap_host(block, mask);
+	block_unmap_host_targets(block, mask);
 	uvm_block_free_host_pages_locked(block, mask, true);
 }
 
@@ -641,6 +686,8 @@ int uvm_block_to_dev_begin_locked(struct uvm_to_dev *op,
 	 */
 	bitmap_and(op->zap, op->todo, block->cpu_writable, UVM_BLOCK_PAGES);
 	block_zap_host(block, op->zap);
+	if (bitmap_and(op->zap, op->todo, dup, UVM_BLOCK_PAGES))
+		block_revoke_dev_writes(block, op->zap);
 	bitmap_andnot(op->zap, op->todo, dup, UVM_BLOCK_PAGES);
 	bitmap_and(op->zap, op->zap, block->cpu_mapped, UVM_BLOCK_PAGES);
 
@@ -669,24 +716,29 @@ int uvm_block_to_dev_end_locked(struct uvm_to_dev *op)
 	int ret;
 
 	lockdep_assert_held(&block->lock);
-	if (!op->busy)
-		goto out_touch;
-	ret = block_fill_dev_end(op);
-	if (ret) {
-		block_dev_trim(block, udev->id);
-		return ret;
+	if (op->busy) {
+		ret = block_fill_dev_end(op);
+		if (ret) {
+			block_dev_trim(block, udev->id);
+			return ret;
+		}
+		bitmap_andnot(op->todo, op->mask, bd->resident,
+			      UVM_BLOCK_PAGES);
+		bitmap_or(bd->resident, bd->resident, op->todo,
+			  UVM_BLOCK_PAGES);
+		bitmap_or(block->on_device, block->on_device, op->todo,
+			  UVM_BLOCK_PAGES);
 	}
-	bitmap_andnot(op->todo, op->mask, bd->resident, UVM_BLOCK_PAGES);
-	bitmap_or(bd->resident, bd->resident, op->todo, UVM_BLOCK_PAGES);
-	bitmap_or(block->on_device, block->on_device, op->todo,
-		  UVM_BLOCK_PAGES);
 
-	/* Moved (not duplicated) pages: drop the other copies. */
+	/*
+	 * Moved (not duplicated) pages: drop the other copies, also of pages
+	 * @udev already held (a read duplicate becoming the only copy).
+	 */
 	bitmap_andnot(op->zap, op->mask, op->dup, UVM_BLOCK_PAGES);
 	block_drop_devs_except(block, udev->id, op->zap);
 	uvm_block_drop_host_locked(block, op->zap);
-	block_count_moves(block, &op->delta, NULL, udev);
-out_touch:
+	if (op->busy)
+		block_count_moves(block, &op->delta, NULL, udev);
 	uvm_lru_touch(block->dev[udev->id]);
 	return 0;
 }
@@ -748,6 +800,9 @@ int uvm_block_to_host_locked(struct uvm_va_block *block, int nid,
 	/* A CPU writing device memory in place must not write into a copy. */
 	if (bitmap_and(run, todo, block->cpu_writable, UVM_BLOCK_PAGES))
 		block_zap_host(block, run);
+	/* Nor a device, into the copy it keeps. */
+	if (bitmap_and(run, todo, dup, UVM_BLOCK_PAGES))
+		block_revoke_dev_writes(block, run);
 
 	while ((src = block_dev_source(block, UVM_MAX_DEVICES, todo, run))) {
 		ret = block_alloc_host_pages(block, run, nid);

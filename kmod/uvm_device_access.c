@@ -15,8 +15,20 @@
  * mappings. A mapping can vanish between servicing and access (a CPU
  * fault, an eviction); the access then faults again, alone.
  *
+ * Windows are pipelined, as a device goes on running while its faults are
+ * serviced: the migration of window k+1's last block is begun (its copy
+ * runs on the copy engine's helpers, uvm_ce.c) before the accesses of
+ * window k are performed, and ended after them. Meanwhile that block stays
+ * locked (struct access_ctx.fly) and the VA space's lock stays held; an
+ * access to one of its migrating pages, or one needing a fault, ends the
+ * migration first; another block is only trylocked (block locks nest only
+ * so), and when that fails the migration is ended and the block unlocked
+ * first.
+ *
  * User buffers are copied outside every uvm lock, through a bounce buffer:
- * they may be managed memory, whose CPU fault takes those locks.
+ * they may be managed memory, whose CPU fault takes those locks. Inside the
+ * pipeline they are copied with page faults disabled; a copy that would
+ * fault ends the pipeline (every lock dropped) and is done again.
  */
 #include <linux/module.h>
 #include <linux/sched/signal.h>
@@ -61,6 +73,7 @@ struct uvm_access_scratch {
 	struct uvm_access acc[UVM_ACCESS_MAX];
 	unsigned long fault_va[UVM_ACCESS_MAX];
 	u8 bounce[UVM_ACCESS_STEP];
+	struct uvm_fault_op fly;
 };
 
 static struct uvm_access_scratch *scratch_get(struct uvm_managed *mgd)
@@ -96,6 +109,9 @@ struct access_ctx {
 	unsigned int batch;
 	u32 faults_total;
 	u8 *bounce;
+	struct uvm_fault_op *fly_op;	/* storage of the service in flight */
+	struct uvm_va_block *fly;	/* its block, locked; or NULL */
+	bool held;			/* mgd->lock held (read) by the pipeline */
 };
 
 static bool access_writes(const struct uvm_access *a)
@@ -110,6 +126,94 @@ static bool dev_mapped(struct uvm_va_block *block, u32 id, unsigned int i,
 
 	return bd && test_bit(i, bd->mapped) &&
 	       (!write || test_bit(i, bd->mapped_write));
+}
+
+/* End the migration in flight (see DOC); its block stays locked. */
+static int access_fly_end(struct access_ctx *c)
+{
+	if (!c->fly || !c->fly_op->busy)
+		return 0;
+	return uvm_block_service_faults_end_locked(c->fly_op);
+}
+
+/* End the migration in flight and unlock its block. */
+static int access_fly_release(struct access_ctx *c)
+{
+	int ret = access_fly_end(c);
+
+	if (c->fly) {
+		mutex_unlock(&c->fly->lock);
+		c->fly = NULL;
+	}
+	return ret;
+}
+
+/* Leave the pipeline: its block, then the VA space's lock. */
+static int access_fly_drop(struct access_ctx *c)
+{
+	int ret = access_fly_release(c);
+
+	if (c->held) {
+		up_read(&c->mgd->lock);
+		c->held = false;
+	}
+	return ret;
+}
+
+/*
+ * Pages [@first, @last] of @block are about to be accessed: if one of them
+ * is migrating, or needs a fault, end the migration in flight.
+ */
+static int access_fly_check(struct access_ctx *c, struct uvm_va_block *block,
+			    unsigned int first, unsigned int last, bool write)
+{
+	unsigned int i;
+
+	if (block != c->fly || !c->fly_op->busy)
+		return 0;
+	for (i = first; i <= last; i++)
+		if (test_bit(i, c->fly_op->mask) ||
+		    !dev_mapped(block, c->udev->id, i, write))
+			return access_fly_end(c);
+	return 0;
+}
+
+static void access_lock(struct access_ctx *c)
+{
+	if (!c->held)
+		down_read(&c->mgd->lock);
+}
+
+static void access_unlock(struct access_ctx *c)
+{
+	if (!c->held)
+		up_read(&c->mgd->lock);
+}
+
+/*
+ * Lock @block for accesses. Inside the pipeline only by trylock; when that
+ * fails, the migration in flight is ended and its block unlocked first.
+ *
+ * Return: 0, or the error of that migration; @block is locked either way.
+ */
+static int access_block_lock(struct access_ctx *c, struct uvm_va_block *block)
+{
+	int ret;
+
+	if (block == c->fly)
+		return 0;
+	if (c->fly && mutex_trylock(&block->lock))
+		return 0;
+	ret = access_fly_release(c);
+	mutex_lock(&block->lock);
+	return ret;
+}
+
+static void access_block_unlock(struct access_ctx *c,
+				struct uvm_va_block *block)
+{
+	if (block != c->fly)
+		mutex_unlock(&block->lock);
 }
 
 /*
@@ -177,9 +281,12 @@ static int cmp_ulong(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Service the faults of one block: [from, to) of the sorted batch. */
+/*
+ * Service the faults of one block: [from, to) of the sorted batch. @fly:
+ * leave its migration in flight (see DOC).
+ */
 static int access_service_block(struct access_ctx *c, unsigned int from,
-				unsigned int to)
+				unsigned int to, bool fly)
 {
 	DECLARE_BITMAP(faults, UVM_BLOCK_PAGES);
 	DECLARE_BITMAP(write, UVM_BLOCK_PAGES);
@@ -199,13 +306,27 @@ static int access_service_block(struct access_ctx *c, unsigned int from,
 			set_bit(i, write);
 	}
 	mutex_lock(&block->lock);
-	ret = uvm_block_service_faults_locked(block, c->udev, faults, write);
+	if (fly) {
+		ret = uvm_block_service_faults_begin_locked(c->fly_op, block,
+							    c->udev, faults,
+							    write);
+		if (!ret) {
+			c->fly = block;
+			return 0;
+		}
+	} else {
+		ret = uvm_block_service_faults_locked(block, c->udev, faults,
+						      write);
+	}
 	mutex_unlock(&block->lock);
 	return ret;
 }
 
-/* Sort, merge and service the gathered batch. Caller holds mgd->lock. */
-static int access_service(struct access_ctx *c)
+/*
+ * Sort, merge and service the gathered batch; @fly: leave the last block's
+ * migration in flight. Caller holds mgd->lock.
+ */
+static int access_service(struct access_ctx *c, bool fly)
 {
 	unsigned int k, n = 0, from;
 	int ret = 0;
@@ -237,7 +358,7 @@ static int access_service(struct access_ctx *c)
 		if (k < n && (c->fault_va[k] >> UVM_BLOCK_SHIFT) ==
 			     (c->fault_va[from] >> UVM_BLOCK_SHIFT))
 			continue;
-		ret = access_service_block(c, from, k);
+		ret = access_service_block(c, from, k, fly && k == n);
 		from = k;
 	}
 	trace_uvm_device_fault_batch(c->udev->id, c->nfaults, n,
@@ -281,7 +402,8 @@ static int access_step_locked(struct access_ctx *c, struct uvm_va_block *block,
 	unsigned int done = 0, chunk, i;
 	int ret;
 
-	ret = access_refault_locked(c, block, first, last, access_writes(a));
+	ret = access_fly_check(c, block, first, last, access_writes(a)) ?:
+	      access_refault_locked(c, block, first, last, access_writes(a));
 	if (ret)
 		return ret;
 	if (a->type == UVM_ACCESS_ATOMIC_ADD)
@@ -307,8 +429,11 @@ static int access_step(struct access_ctx *c, const struct uvm_access *a,
 	void __user *ubuf = u64_to_user_ptr(a->buf + off);
 	unsigned long va = a->addr + off;
 	struct uvm_va_block *block;
-	int ret = 0;
+	int ret;
 
+	ret = access_fly_drop(c);
+	if (ret)
+		return ret;
 	if (a->type != UVM_ACCESS_READ && copy_from_user(c->bounce, ubuf, n))
 		return -EFAULT;
 	down_read(&c->mgd->lock);
@@ -435,6 +560,46 @@ efault:
 	return -EFAULT;
 }
 
+/*
+ * A user copy of @n bytes (@out: @k to @u, else @u to @k). Inside the
+ * pipeline without faulting; a copy that would fault leaves the pipeline
+ * and is done again.
+ */
+static int access_user_copy(struct access_ctx *c, bool out, void __user *u,
+			    void *k, u32 n)
+{
+	int ret;
+
+	if (c->held) {
+		pagefault_disable();
+		ret = out ? access_put_user(u, k, n) : access_get_user(k, u, n);
+		pagefault_enable();
+		if (!ret)
+			return 0;
+		ret = access_fly_drop(c);
+		if (ret)
+			return ret;
+	}
+	return out ? access_put_user(u, k, n) : access_get_user(k, u, n);
+}
+
+/* Copy the user data of batch @b in (@out false) or out. */
+static int access_batch_copy(struct access_ctx *c,
+			     const struct access_batch *b, bool out)
+{
+	const struct uvm_access *a = &c->acc[b->first], *end = a + b->n;
+	u32 off = 0;
+	int ret;
+
+	for (; a < end; off += a->length, a++) {
+		ret = access_user_copy(c, out, u64_to_user_ptr(a->buf),
+				       c->bounce + off, a->length);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 /* Perform batch @b: user data in, one pass under the locks, data out. */
 static int access_batch_run(struct access_ctx *c, const struct access_batch *b)
 {
@@ -444,11 +609,12 @@ static int access_batch_run(struct access_ctx *c, const struct access_batch *b)
 	u32 off;
 	int ret = 0;
 
-	for (a = first, off = 0; write && a < first + b->n; off += a->length, a++)
-		if (access_get_user(c->bounce + off, u64_to_user_ptr(a->buf),
-				    a->length))
-			return -EFAULT;
-	down_read(&c->mgd->lock);
+	if (write) {
+		ret = access_batch_copy(c, b, false);
+		if (ret)
+			return ret;
+	}
+	access_lock(c);
 	if (!access_batch_covered(c, b))
 		ret = -EFAULT;	/* unmapped meanwhile */
 	else
@@ -456,18 +622,16 @@ static int access_batch_run(struct access_ctx *c, const struct access_batch *b)
 	if (!ret && !block)
 		ret = -ENOMEM;
 	if (block) {
-		mutex_lock(&block->lock);
+		ret = access_block_lock(c, block);
 		for (a = first, off = 0; !ret && a < first + b->n;
 		     off += a->length, a++)
 			ret = access_step_locked(c, block, a, a->addr, a->length,
 						 c->bounce + off);
-		mutex_unlock(&block->lock);
+		access_block_unlock(c, block);
 	}
-	up_read(&c->mgd->lock);
-	for (a = first, off = 0; !ret && !write && a < first + b->n;
-	     off += a->length, a++)
-		ret = access_put_user(u64_to_user_ptr(a->buf), c->bounce + off,
-				      a->length);
+	access_unlock(c);
+	if (!ret && !write)
+		ret = access_batch_copy(c, b, true);
 	return ret;
 }
 
@@ -596,23 +760,34 @@ static int access_load(struct access_ctx *c, const struct uvm_device_access *arg
 	return ret;
 }
 
+/*
+ * Window by window: gather and service window k, leaving its last block's
+ * migration in flight while window k-1 is performed (see DOC).
+ */
 static int access_run(struct access_ctx *c)
 {
-	struct access_pos pos = { 0, 0 }, end;
-	int ret;
+	struct access_pos pos = { 0, 0 }, end, prev = { 0, 0 };
+	bool pending = false;	/* [prev, pos) serviced, not performed */
+	int ret, err;
 
 	while (pos.idx < c->count) {
 		down_read(&c->mgd->lock);
+		c->held = true;
 		access_gather(c, pos, &end);
-		ret = access_service(c);
-		up_read(&c->mgd->lock);
-		if (!ret)
-			ret = access_perform(c, pos, end);
+		ret = access_service(c, pending);
+		if (pending) {
+			err = access_perform(c, prev, pos);
+			ret = ret ?: err;
+		}
+		err = access_fly_drop(c);
+		ret = ret ?: err;
 		if (ret)
 			return ret;
+		prev = pos;
 		pos = end;
+		pending = true;
 	}
-	return 0;
+	return pending ? access_perform(c, prev, pos) : 0;
 }
 
 int uvm_device_access_ioctl(struct uvm_managed *mgd,
@@ -635,6 +810,7 @@ int uvm_device_access_ioctl(struct uvm_managed *mgd,
 	c.acc = scratch->acc;
 	c.fault_va = scratch->fault_va;
 	c.bounce = scratch->bounce;
+	c.fly_op = &scratch->fly;
 	ret = access_load(&c, args);
 	if (!ret)
 		ret = access_run(&c);

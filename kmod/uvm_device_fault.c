@@ -134,38 +134,63 @@ static int fault_map_remote(struct uvm_va_block *block, struct uvm_device *udev,
 	return 0;
 }
 
-/* Migrate @mask to @udev (or, device full, fall back to host + remote). */
-static int fault_migrate(struct uvm_va_block *block, struct uvm_device *udev,
-			 const unsigned long *mask, const unsigned long *write)
+/* Device full, nothing evictable: bring @mask home and map it remotely. */
+static int fault_fall_back(struct uvm_va_block *block, struct uvm_device *udev,
+			   const unsigned long *mask, const unsigned long *write)
 {
 	DECLARE_BITMAP(none, UVM_BLOCK_PAGES);
-	DECLARE_BITMAP(coll, UVM_BLOCK_PAGES);
-	unsigned int i;
 	int ret;
 
 	bitmap_zero(none, UVM_BLOCK_PAGES);
-	bitmap_zero(coll, UVM_BLOCK_PAGES);
+	ret = uvm_block_to_host_locked(block, numa_node_id(), mask, none,
+				       UVM_CAUSE_DEVICE);
+	return ret ?: fault_map_remote(block, udev, mask, write);
+}
+
+/* Begin migrating @op->mask to @op->udev (the copy may still run). */
+static int fault_migrate_begin(struct uvm_fault_op *op)
+{
+	struct uvm_va_block *block = op->block;
+	unsigned int i;
+	int ret;
+
+	bitmap_zero(op->none, UVM_BLOCK_PAGES);
+	bitmap_zero(op->coll, UVM_BLOCK_PAGES);
 	/* Only a page with a device copy can have more than one copy. */
-	bitmap_and(none, mask, block->on_device, UVM_BLOCK_PAGES);
-	for_each_set_bit(i, none, UVM_BLOCK_PAGES)
+	bitmap_and(op->none, op->mask, block->on_device, UVM_BLOCK_PAGES);
+	for_each_set_bit(i, op->none, UVM_BLOCK_PAGES)
 		if (page_copies(block, i) > 1)
-			set_bit(i, coll);
-	bitmap_zero(none, UVM_BLOCK_PAGES);
-	ret = uvm_block_to_dev_locked(block, udev, mask, none,
-				      UVM_CAUSE_DEVICE);
-	if (ret == -ENOSPC) {
-		ret = uvm_block_to_host_locked(block, numa_node_id(), mask,
-					       none, UVM_CAUSE_DEVICE);
-		return ret ?: fault_map_remote(block, udev, mask, write);
-	}
+			set_bit(i, op->coll);
+	bitmap_zero(op->none, UVM_BLOCK_PAGES);
+	ret = uvm_block_to_dev_begin_locked(&op->to_dev, block, op->udev,
+					    op->mask, op->none,
+					    UVM_CAUSE_DEVICE);
+	if (ret == -ENOSPC)
+		return fault_fall_back(block, op->udev, op->mask, op->write);
+	if (!ret)
+		op->busy = true;
+	return ret;
+}
+
+/* End the migration begun by fault_migrate_begin() and map the pages. */
+static int fault_migrate_end(struct uvm_fault_op *op)
+{
+	struct uvm_va_block *block = op->block;
+	unsigned int n;
+	int ret;
+
+	op->busy = false;
+	ret = uvm_block_to_dev_end_locked(&op->to_dev);
+	if (ret == -ENOSPC)
+		return fault_fall_back(block, op->udev, op->mask, op->write);
 	if (ret)
 		return ret;
-	uvm_count(block->mgd, UVM_STAT_READ_DUP_COLLAPSES,
-		  bitmap_weight(coll, UVM_BLOCK_PAGES));
-	if (!bitmap_empty(coll, UVM_BLOCK_PAGES))
-		trace_uvm_read_dup(block->start, bitmap_weight(coll, UVM_BLOCK_PAGES),
-				   udev->id, true);
-	return uvm_block_map_dev_locked(block, udev, mask, udev->id, true);
+	n = bitmap_weight(op->coll, UVM_BLOCK_PAGES);
+	uvm_count(block->mgd, UVM_STAT_READ_DUP_COLLAPSES, n);
+	if (n)
+		trace_uvm_read_dup(block->start, n, op->udev->id, true);
+	return uvm_block_map_dev_locked(block, op->udev, op->mask,
+					op->udev->id, true);
 }
 
 static int fault_dup(struct uvm_va_block *block, struct uvm_device *udev,
@@ -194,7 +219,86 @@ static int fault_dup(struct uvm_va_block *block, struct uvm_device *udev,
 }
 
 /**
- * uvm_block_service_faults_locked() - service a device's faults on a block.
+ * uvm_block_service_faults_begin_locked() - begin servicing a device's
+ * faults on a block.
+ * @op: the service, caller's storage until
+ *	uvm_block_service_faults_end_locked().
+ * @block: the block; caller holds @block->lock and the VA space's lock
+ *	   (read) until the end.
+ * @udev: the faulting device.
+ * @faults: pages that faulted.
+ * @write: of those, the ones written (or atomically updated).
+ *
+ * Read duplicates and remote mappings are done here; a migration to @udev
+ * is begun (its copy runs on the copy engine) and ended by
+ * uvm_block_service_faults_end_locked(). Meanwhile the caller may access
+ * pages of @block outside @op->mask, and work on other blocks.
+ *
+ * Return: 0 (end it), or a negative errno: nothing to end.
+ */
+int uvm_block_service_faults_begin_locked(struct uvm_fault_op *op,
+					  struct uvm_va_block *block,
+					  struct uvm_device *udev,
+					  const unsigned long *faults,
+					  const unsigned long *write)
+{
+	unsigned long *act[FAULT_NR] = { op->dup, op->mask, op->remote };
+	const struct uvm_policy_extent *ext = NULL;
+	const struct uvm_policy *pol;
+	unsigned int i, a;
+	int ret = 0;
+
+	lockdep_assert_held(&block->lock);
+	op->block = block;
+	op->udev = udev;
+	op->busy = false;
+	bitmap_copy(op->write, write, UVM_BLOCK_PAGES);
+	for (a = 0; a < FAULT_NR; a++)
+		bitmap_zero(act[a], UVM_BLOCK_PAGES);
+	for_each_set_bit(i, faults, UVM_BLOCK_PAGES) {
+		unsigned long va = block->start + ((unsigned long)i << PAGE_SHIFT);
+
+		/* One policy lookup per extent, not per page. */
+		if (!ext || va < ext->start || va >= ext->end)
+			ext = uvm_policy_extent_at(&block->mgd->policies, va);
+		if (!ext)
+			return -EFAULT;
+		pol = &ext->pol;
+		a = fault_decide(block, i, pol, udev->id, test_bit(i, write));
+		if (a == FAULT_REMOTE && !uvm_block_page_populated(block, i)) {
+			bitmap_zero(op->none, UVM_BLOCK_PAGES);
+			set_bit(i, op->none);
+			ret = fault_populate_preferred(block, op->none, pol);
+			if (ret)
+				return ret;
+		}
+		set_bit(i, act[a]);
+	}
+	if (!bitmap_empty(op->dup, UVM_BLOCK_PAGES))
+		ret = fault_dup(block, udev, op->dup);
+	if (!ret && !bitmap_empty(op->remote, UVM_BLOCK_PAGES))
+		ret = fault_map_remote(block, udev, op->remote, write);
+	if (!ret && !bitmap_empty(op->mask, UVM_BLOCK_PAGES))
+		ret = fault_migrate_begin(op);
+	return ret;
+}
+
+/**
+ * uvm_block_service_faults_end_locked() - end a service begun by
+ * uvm_block_service_faults_begin_locked(): wait for the migration, map it.
+ * @op: the service.
+ *
+ * Return: 0 or a negative errno.
+ */
+int uvm_block_service_faults_end_locked(struct uvm_fault_op *op)
+{
+	lockdep_assert_held(&op->block->lock);
+	return op->busy ? fault_migrate_end(op) : 0;
+}
+
+/**
+ * uvm_block_service_faults_locked() - service a device's faults on a block:
+ * uvm_block_service_faults_begin_locked() and _end_locked() at once.
  * @block: the block; caller holds @block->lock and the VA space's lock.
  * @udev: the faulting device.
  * @faults: pages that faulted.
@@ -207,39 +311,10 @@ int uvm_block_service_faults_locked(struct uvm_va_block *block,
 				    const unsigned long *faults,
 				    const unsigned long *write)
 {
-	unsigned long act[FAULT_NR][BITS_TO_LONGS(UVM_BLOCK_PAGES)] = { };
-	const struct uvm_policy_extent *ext = NULL;
-	DECLARE_BITMAP(unpop, UVM_BLOCK_PAGES);
-	const struct uvm_policy *pol;
-	unsigned int i;
-	int ret = 0;
+	struct uvm_fault_op op;
+	int ret;
 
-	lockdep_assert_held(&block->lock);
-	for_each_set_bit(i, faults, UVM_BLOCK_PAGES) {
-		unsigned long va = block->start + ((unsigned long)i << PAGE_SHIFT);
-		enum fault_action a;
-
-		/* One policy lookup per extent, not per page. */
-		if (!ext || va < ext->start || va >= ext->end)
-			ext = uvm_policy_extent_at(&block->mgd->policies, va);
-		if (!ext)
-			return -EFAULT;
-		pol = &ext->pol;
-		a = fault_decide(block, i, pol, udev->id, test_bit(i, write));
-		if (a == FAULT_REMOTE && !uvm_block_page_populated(block, i)) {
-			bitmap_zero(unpop, UVM_BLOCK_PAGES);
-			set_bit(i, unpop);
-			ret = fault_populate_preferred(block, unpop, pol);
-			if (ret)
-				return ret;
-		}
-		set_bit(i, act[a]);
-	}
-	if (!bitmap_empty(act[FAULT_DUP], UVM_BLOCK_PAGES))
-		ret = fault_dup(block, udev, act[FAULT_DUP]);
-	if (!ret && !bitmap_empty(act[FAULT_MIGRATE], UVM_BLOCK_PAGES))
-		ret = fault_migrate(block, udev, act[FAULT_MIGRATE], write);
-	if (!ret && !bitmap_empty(act[FAULT_REMOTE], UVM_BLOCK_PAGES))
-		ret = fault_map_remote(block, udev, act[FAULT_REMOTE], write);
-	return ret;
+	ret = uvm_block_service_faults_begin_locked(&op, block, udev, faults,
+						    write);
+	return ret ?: uvm_block_service_faults_end_locked(&op);
 }

@@ -8,6 +8,8 @@
 
 #include <linux/types.h>
 
+#include "uvm_managed.h"
+
 struct uvm_device;
 struct uvm_managed;
 struct uvm_va_block;
@@ -15,7 +17,41 @@ struct uvm_device_access;
 
 extern unsigned int uvm_fault_batch;
 
+/**
+ * struct uvm_fault_op - a device's faults on one block being serviced:
+ * begun by uvm_block_service_faults_begin_locked(), its migration (if any)
+ * perhaps still copying, until uvm_block_service_faults_end_locked().
+ * @block: the block, locked from begin to end.
+ * @udev: the faulting device.
+ * @to_dev: the migration of @mask.
+ * @mask: faulted pages that migrate to @udev.
+ * @dup: faulted pages that get a read-only copy on @udev.
+ * @remote: faulted pages mapped where they are.
+ * @write: faulted pages written.
+ * @coll: pages of @mask whose read duplicates collapse.
+ * @none: scratch (an empty @dup for @to_dev).
+ * @busy: @to_dev was begun and not ended.
+ */
+struct uvm_fault_op {
+	struct uvm_va_block *block;
+	struct uvm_device *udev;
+	struct uvm_to_dev to_dev;
+	DECLARE_BITMAP(mask, UVM_BLOCK_PAGES);
+	DECLARE_BITMAP(dup, UVM_BLOCK_PAGES);
+	DECLARE_BITMAP(remote, UVM_BLOCK_PAGES);
+	DECLARE_BITMAP(write, UVM_BLOCK_PAGES);
+	DECLARE_BITMAP(coll, UVM_BLOCK_PAGES);
+	DECLARE_BITMAP(none, UVM_BLOCK_PAGES);
+	bool busy;
+};
+
 /* Caller holds block->lock and the VA space's lock (read). */
+int uvm_block_service_faults_begin_locked(struct uvm_fault_op *op,
+					  struct uvm_va_block *block,
+					  struct uvm_device *udev,
+					  const unsigned long *faults,
+					  const unsigned long *write);
+int uvm_block_service_faults_end_locked(struct uvm_fault_op *op);
 int uvm_block_service_faults_locked(struct uvm_va_block *block,
 				    struct uvm_device *udev,
 				    const unsigned long *faults,

@@ -206,6 +206,97 @@ TEST_F(dev, read_mostly_duplicates_and_collapses)
 	munmap(p, len);
 }
 
+/*
+ * A device writing a page it holds a read duplicate of: the other copies
+ * go (the write used to land in the device's copy alone, and the CPU kept
+ * reading its stale one).
+ */
+TEST_F(dev, device_write_to_its_own_duplicate_collapses)
+{
+	size_t len = 4 * PAGE;
+	unsigned char *p = uvm_map(self->fd, len), buf[64];
+	struct uvm_page_residency r;
+
+	ASSERT_NE(NULL, p);
+	ASSERT_EQ(0, uvm_advise(self->fd, p, len, UVM_ADVISE_SET_READ_MOSTLY,
+				0, 0));
+	memset(p, 1, len);
+	ASSERT_EQ(0, uvm_dev_read(self->fd, self->a, p, 64, buf));
+	ASSERT_EQ(0, uvm_dev_read(self->fd, self->b, p, 64, buf));
+	r = uvm_res1(self->fd, p);
+	ASSERT_EQ((1ULL << self->a) | (1ULL << self->b), r.devices_resident);
+	ASSERT_LE(0, r.cpu_node);
+	memset(buf, 5, sizeof(buf));
+	ASSERT_EQ(0, uvm_dev_write(self->fd, self->a, p + 8, 8, buf));
+	r = uvm_res1(self->fd, p);
+	EXPECT_EQ(1ULL << self->a, r.devices_resident);
+	EXPECT_EQ(-1, r.cpu_node);
+	EXPECT_EQ(5, p[8]);
+	EXPECT_EQ(1, p[7]);
+	ASSERT_EQ(0, uvm_dev_read(self->fd, self->b, p, 64, buf));
+	EXPECT_EQ(5, buf[15]);
+	munmap(p, len);
+}
+
+/*
+ * A page a device wrote (mapped writable) gets a read duplicate, on the
+ * CPU or on another device: the writer's mapping becomes read-only, so its
+ * next write collapses the copies instead of changing one of them.
+ */
+TEST_F(dev, read_duplication_revokes_device_write_mappings)
+{
+	size_t len = 4 * PAGE;
+	unsigned char *p = uvm_map(self->fd, len), buf[64], w[8];
+
+	ASSERT_NE(NULL, p);
+	ASSERT_EQ(0, uvm_advise(self->fd, p, len, UVM_ADVISE_SET_READ_MOSTLY,
+				0, 0));
+	memset(w, 1, sizeof(w));
+	ASSERT_EQ(0, uvm_dev_write(self->fd, self->a, p, 8, w));
+	EXPECT_EQ(1, p[0]);			/* CPU read: a host duplicate */
+	EXPECT_LE(0, uvm_res1(self->fd, p).cpu_node);
+	memset(w, 2, sizeof(w));
+	ASSERT_EQ(0, uvm_dev_write(self->fd, self->a, p, 8, w));
+	EXPECT_EQ(2, p[0]);			/* not the stale duplicate */
+
+	ASSERT_EQ(0, uvm_dev_read(self->fd, self->b, p, 64, buf));
+	EXPECT_EQ(2, buf[0]);			/* b: a duplicate */
+	memset(w, 3, sizeof(w));
+	ASSERT_EQ(0, uvm_dev_write(self->fd, self->a, p, 8, w));
+	ASSERT_EQ(0, uvm_dev_read(self->fd, self->b, p, 64, buf));
+	EXPECT_EQ(3, buf[0]);
+	EXPECT_EQ(3, p[7]);
+	munmap(p, len);
+}
+
+/*
+ * A device mapping a host page remotely (accessed-by), the page then moves
+ * to another device: the remote mapping goes with the host copy (it used
+ * to point at the freed page: an oops, or another owner's data).
+ */
+TEST_F(dev, remote_mapping_goes_with_the_host_copy)
+{
+	size_t len = 4 * PAGE;
+	unsigned char *p = uvm_map(self->fd, len), buf[64], w[64];
+
+	ASSERT_NE(NULL, p);
+	ASSERT_EQ(0, uvm_advise(self->fd, p, len, UVM_ADVISE_SET_ACCESSED_BY,
+				UVM_LOC_DEVICE, self->b));
+	memset(p, 'A', len);
+	ASSERT_EQ(0, uvm_dev_read(self->fd, self->b, p, 64, buf));
+	EXPECT_EQ('A', buf[0]);
+	EXPECT_TRUE(uvm_res1(self->fd, p).devices_mapped & (1ULL << self->b));
+	memset(w, 'B', sizeof(w));
+	ASSERT_EQ(0, uvm_dev_write(self->fd, self->a, p, 64, w));
+	EXPECT_TRUE(on_dev(self->fd, p, self->a));
+	EXPECT_EQ(-1, uvm_res1(self->fd, p).cpu_node);
+	EXPECT_FALSE(uvm_res1(self->fd, p).devices_mapped & (1ULL << self->b));
+	ASSERT_EQ(0, uvm_dev_read(self->fd, self->b, p, 64, buf));
+	EXPECT_EQ('B', buf[0]);
+	EXPECT_EQ('B', p[63]);
+	munmap(p, len);
+}
+
 TEST_F(dev, accessed_by_maps_remotely_without_migrating)
 {
 	size_t len = 32 * PAGE;

@@ -1,0 +1,504 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The device-access path's pipeline: while the accesses of one fault batch
+ * are performed, the migration of the next batch's last block is still
+ * copying (kmod/uvm_device_access.c). Whatever the windows, the list must
+ * behave as if performed one access after the other: each test runs
+ * random access lists against a sequential model, with small and default
+ * fault batches, over data spread across the host and two devices, with
+ * user buffers in managed memory (copies that would fault inside the
+ * pipeline) and a CPU thread working on the same blocks.
+ */
+#include <pthread.h>
+#include <stdio.h>
+
+#include "kselftest_harness.h"
+#include "uvm_test_util.h"
+
+#define BATCH_PARAM	"/sys/module/uvm/parameters/fault_batch"
+#define NACC		4096
+#define BLOCK		(2 * MIB)
+
+FIXTURE(pipe)
+{
+	int fd;
+	int a, b;	/* the accessing device (PCI if any), another */
+	long saved_batch;
+};
+
+FIXTURE_VARIANT(pipe)
+{
+	long batch;	/* fault_batch for the test */
+};
+
+FIXTURE_VARIANT_ADD(pipe, batch_16)
+{
+	.batch = 16,
+};
+
+FIXTURE_VARIANT_ADD(pipe, batch_default)
+{
+	.batch = 256,
+};
+
+FIXTURE_SETUP(pipe)
+{
+	struct uvm_device_info info[UVM_MAX_DEVICES];
+
+	self->saved_batch = -1;
+	self->fd = uvm_open();
+	ASSERT_LE(0, self->fd);
+	if (uvm_devices(self->fd, info, UVM_MAX_DEVICES) < 2)
+		SKIP(return, "needs 2 devices");
+	self->a = uvm_find_device(self->fd, UVM_BACKEND_PCI_BAR, 0);
+	if (self->a < 0)
+		self->a = uvm_find_device(self->fd, 0, 0);
+	self->b = uvm_find_device(self->fd, 0, 0) == self->a ?
+		  uvm_find_device(self->fd, 0, 1) : uvm_find_device(self->fd, 0, 0);
+	self->saved_batch = uvm_read_long(BATCH_PARAM);
+	ASSERT_LT(0, self->saved_batch);
+	ASSERT_EQ(0, uvm_write_long(BATCH_PARAM, variant->batch));
+}
+
+FIXTURE_TEARDOWN(pipe)
+{
+	if (self->saved_batch > 0)
+		uvm_write_long(BATCH_PARAM, self->saved_batch);
+	close(self->fd);
+}
+
+/*
+ * One random access list over [0, len) of a managed range: accesses, their
+ * user buffers (in @arena), and what each read must return.
+ */
+struct list {
+	struct uvm_access acc[NACC];
+	unsigned char *arena;	/* user buffers, one after the other */
+	size_t arena_len;
+	unsigned char *expect;	/* the reads' expected data, same layout */
+	unsigned char *model;	/* the range after the list, as performed in order */
+	size_t len;
+	size_t seg;		/* no buffer crosses a multiple of it (0: any) */
+	size_t max_len;		/* longest access */
+	size_t arena_max;
+	size_t bufoff[NACC];	/* each access's buffer in @arena */
+	unsigned int n;
+};
+
+/*
+ * Where an access of @len bytes may go: @stride > 0 keeps it in the first
+ * @stride bytes of every block (the rest holds user buffers).
+ */
+static size_t pick_addr(uint64_t *seed, size_t range, size_t stride,
+			size_t len)
+{
+	size_t blocks = range / BLOCK, off;
+
+	if (!stride)
+		return uvm_rand64(seed) % (range - len + 1);
+	off = uvm_rand64(seed) % (stride - len + 1);
+	return (uvm_rand64(seed) % blocks) * BLOCK + off;
+}
+
+/* Add access @k (type, offset, length) to @l and to the model. */
+static void list_add(struct list *l, unsigned int k, uint32_t type,
+		     size_t off, size_t len, size_t *pos, uint64_t *seed)
+{
+	struct uvm_access *a = &l->acc[k];
+	unsigned char *buf = l->arena + *pos;
+	uint64_t v;
+	size_t i;
+
+	if (l->seg && *pos % l->seg + len > l->seg)
+		*pos += l->seg - *pos % l->seg;
+	buf = l->arena + *pos;
+	l->bufoff[k] = *pos;
+	a->addr = off;	/* relative; made absolute by list_place() */
+	a->length = len;
+	a->type = type;
+	a->pad = 0;
+	a->buf = *pos;
+	switch (type) {
+	case UVM_ACCESS_READ:
+		memcpy(l->expect + *pos, l->model + off, len);
+		memset(buf, 0xee, len);
+		break;
+	case UVM_ACCESS_WRITE:
+		for (i = 0; i < len; i++)
+			buf[i] = (unsigned char)uvm_rand64(seed);
+		memcpy(l->model + off, buf, len);
+		break;
+	default:	/* atomic add: the buffer gets the old value */
+		v = uvm_rand64(seed) % 1000 + 1;
+		memcpy(buf, &v, 8);
+		memcpy(l->expect + *pos, l->model + off, 8);
+		memcpy(&v, l->model + off, 8);
+		v += *(uint64_t *)buf;
+		memcpy(l->model + off, &v, 8);
+		break;
+	}
+	*pos += (len + 7) & ~(size_t)7;
+}
+
+/*
+ * Build a random list: runs of one small access per page (a sweep, which
+ * fills fault batches), random small reads/writes, atomics, and a few
+ * large accesses crossing pages and blocks.
+ */
+static void list_build(struct list *l, uint64_t *seed, size_t stride)
+{
+	size_t pos = 0, off, len, page_limit = stride ? stride : l->len;
+	unsigned int k = 0, run, r;
+	uint32_t type;
+
+	while (k < NACC && pos + l->max_len + l->seg + 64 * 1024 <= l->arena_max) {
+		r = uvm_rand64(seed) % 100;
+		if (r < 30) {	/* a sweep run */
+			run = 64 + uvm_rand64(seed) % 400;
+			off = pick_addr(seed, l->len, stride, PAGE);
+			off &= ~(PAGE - 1);
+			type = uvm_rand64(seed) % 3 ? UVM_ACCESS_READ :
+						      UVM_ACCESS_WRITE;
+			for (; run && k < NACC &&
+			       off % BLOCK + 512 + 64 <= page_limit &&
+			       off + 64 <= l->len; run--, off += PAGE)
+				list_add(l, k++, type, off + 512, 64, &pos, seed);
+			continue;
+		}
+		if (r < 36) {
+			off = pick_addr(seed, l->len, stride, 8) & ~(size_t)7;
+			list_add(l, k++, UVM_ACCESS_ATOMIC_ADD, off, 8, &pos, seed);
+			continue;
+		}
+		len = r < 40 ? 4096 + uvm_rand64(seed) % (20 * 1024) :
+			       1 + uvm_rand64(seed) % 300;
+		if (len > l->max_len)
+			len = l->max_len;
+		off = pick_addr(seed, l->len, stride, len);
+		type = uvm_rand64(seed) % 2 ? UVM_ACCESS_READ : UVM_ACCESS_WRITE;
+		list_add(l, k++, type, off, len, &pos, seed);
+	}
+	l->n = k;
+	l->arena_len = pos;
+}
+
+/* Make the list's addresses and buffers absolute. */
+static void list_place(struct list *l, char *range)
+{
+	unsigned int k;
+
+	for (k = 0; k < l->n; k++) {
+		l->acc[k].addr += (uintptr_t)range;
+		l->acc[k].buf += (uintptr_t)l->arena;
+	}
+}
+
+/* The accesses of the list to the page of byte @off (for a failure's log). */
+static void log_page_accesses(struct __test_metadata *_metadata,
+			      const struct list *l, const char *range,
+			      size_t off)
+{
+	uintptr_t pg = ((uintptr_t)range + off) & ~(uintptr_t)(PAGE - 1);
+	unsigned int k, shown = 0;
+
+	for (k = 0; k < l->n && shown < 16; k++) {
+		const struct uvm_access *a = &l->acc[k];
+
+		if (a->addr >= pg + PAGE || a->addr + a->length <= pg)
+			continue;
+		TH_LOG("  access %u of %u: type %u, +%#llx, %llu bytes", k,
+		       l->n, a->type,
+		       (unsigned long long)(a->addr - (uintptr_t)range),
+		       (unsigned long long)a->length);
+		shown++;
+	}
+}
+
+/* Check every read's data, every atomic's old value and the range. */
+static int list_check(struct __test_metadata *_metadata, struct list *l,
+		      const char *range)
+{
+	const struct uvm_access *a;
+	unsigned int k;
+	size_t off;
+
+	for (k = 0; k < l->n; k++) {
+		a = &l->acc[k];
+		if (a->type == UVM_ACCESS_WRITE)
+			continue;
+		off = l->bufoff[k];
+		if (memcmp(l->arena + off, l->expect + off, a->length)) {
+			TH_LOG("access %u (type %u, +%#llx, %llu bytes) read "
+			       "wrong data", k, a->type,
+			       (unsigned long long)(a->addr - (uintptr_t)range),
+			       (unsigned long long)a->length);
+			return -1;
+		}
+	}
+	for (off = 0; off < l->len; off++)
+		if (range[off] != (char)l->model[off]) {
+			TH_LOG("range byte %#zx: %#x, model %#x", off,
+			       (unsigned char)range[off], l->model[off]);
+			log_page_accesses(_metadata, l, range, off);
+			return -1;
+		}
+	return 0;
+}
+
+static struct list *list_new(size_t len, size_t arena_max)
+{
+	struct list *l = calloc(1, sizeof(*l));
+
+	if (!l)
+		return NULL;
+	l->len = len;
+	l->max_len = 24 * 1024;
+	l->arena_max = arena_max;
+	l->model = calloc(1, len);
+	l->expect = calloc(1, arena_max);
+	l->arena = malloc(arena_max);
+	return l;
+}
+
+static int run_list(int fd, int dev, struct list *l)
+{
+	struct uvm_device_access da = {
+		.device = dev, .count = l->n,
+		.accesses = (uintptr_t)l->acc,
+	};
+
+	return uvm_ioctl(fd, UVM_IOCTL_DEVICE_ACCESS, &da);
+}
+
+/*
+ * Scatter the range: every quarter block to the host, to device @b, or
+ * discarded (it reads zero from then on, in @model too).
+ */
+static void scatter(int fd, char *p, size_t len, int b, uint64_t *seed,
+		    unsigned char *model)
+{
+	size_t off, q = BLOCK / 4;
+
+	for (off = 0; off < len; off += q) {
+		switch (uvm_rand64(seed) % 3) {
+		case 0:
+			uvm_prefetch(fd, p + off, q, UVM_LOC_HOST_NUMA, 0);
+			break;
+		case 1:
+			uvm_prefetch(fd, p + off, q, UVM_LOC_DEVICE, b);
+			break;
+		default:
+			if (!uvm_discard(fd, p + off, q, 0, UVM_LOC_NONE, 0))
+				memset(model + off, 0, q);
+			break;
+		}
+	}
+}
+
+/*
+ * Random lists over 3 blocks whose data is scattered over the host, the
+ * other device and nowhere, in rounds, with the CPU reading everything in
+ * between: every read sees the last write before it in the list.
+ */
+TEST_F(pipe, random_lists_match_sequential_model)
+{
+	size_t len = 3 * BLOCK;
+	char *p = uvm_map(self->fd, len);
+	struct list *l = list_new(len, 8 * MIB);
+	uint64_t seed = 0x5eed0001 + variant->batch;
+	int round;
+
+	ASSERT_NE(NULL, p);
+	ASSERT_NE(NULL, l);
+	ASSERT_NE(NULL, l->model);
+	for (round = 0; round < 6; round++) {
+		scatter(self->fd, p, len, self->b, &seed, l->model);
+		list_build(l, &seed, 0);
+		list_place(l, p);
+		ASSERT_EQ(0, run_list(self->fd, self->a, l)) TH_LOG("round %d", round);
+		ASSERT_EQ(0, list_check(_metadata, l, p)) TH_LOG("round %d", round);
+	}
+	munmap(p, len);
+}
+
+/*
+ * The same with policies on parts of the range: read-mostly (duplicates),
+ * accessed-by the accessing device (remote mappings), preferred location
+ * the other device (remote) and the host.
+ */
+TEST_F(pipe, random_lists_with_policies_match_sequential_model)
+{
+	size_t len = 3 * BLOCK, q = BLOCK / 2;
+	char *p = uvm_map(self->fd, len);
+	struct list *l = list_new(len, 8 * MIB);
+	uint64_t seed = 0x5eed0002 + variant->batch;
+	int round;
+
+	ASSERT_NE(NULL, p);
+	ASSERT_NE(NULL, l);
+	ASSERT_EQ(0, uvm_advise(self->fd, p, q, UVM_ADVISE_SET_READ_MOSTLY,
+				UVM_LOC_NONE, 0));
+	ASSERT_EQ(0, uvm_advise(self->fd, p + q, q, UVM_ADVISE_SET_ACCESSED_BY,
+				UVM_LOC_DEVICE, self->a));
+	ASSERT_EQ(0, uvm_advise(self->fd, p + 2 * q, q,
+				UVM_ADVISE_SET_PREFERRED_LOCATION,
+				UVM_LOC_DEVICE, self->b));
+	ASSERT_EQ(0, uvm_advise(self->fd, p + 3 * q, q,
+				UVM_ADVISE_SET_PREFERRED_LOCATION,
+				UVM_LOC_HOST_NUMA, 0));
+	for (round = 0; round < 6; round++) {
+		scatter(self->fd, p, len, self->b, &seed, l->model);
+		list_build(l, &seed, 0);
+		list_place(l, p);
+		ASSERT_EQ(0, run_list(self->fd, self->a, l)) TH_LOG("round %d", round);
+		ASSERT_EQ(0, list_check(_metadata, l, p)) TH_LOG("round %d", round);
+	}
+	munmap(p, len);
+}
+
+/* Managed address of arena offset @off: the second half of a block. */
+static char *buf_at(char *p, size_t off)
+{
+	size_t half = BLOCK / 2;
+
+	return p + off / half * BLOCK + half + off % half;
+}
+
+/*
+ * User buffers in managed memory, in the second half of the very blocks
+ * the list works on (it keeps to the first halves), device-resident on the
+ * other device: copying them inside the pipeline would fault (a CPU
+ * fault-back, which needs the locks the pipeline holds); the copy must
+ * leave the pipeline and succeed.
+ */
+TEST_F(pipe, user_buffers_in_the_migrating_blocks)
+{
+	size_t len = 3 * BLOCK, half = BLOCK / 2, off;
+	char *p = uvm_map(self->fd, len);
+	struct list *l = list_new(len, 3 * BLOCK / 2);
+	uint64_t seed = 0x5eed0003 + variant->batch;
+	const struct uvm_access *a;
+	unsigned int k;
+	int round;
+
+	ASSERT_NE(NULL, p);
+	ASSERT_NE(NULL, l);
+	l->seg = half;
+	l->max_len = 4096;
+	for (round = 0; round < 4; round++) {
+		memset(p, 0, len);
+		memset(l->model, 0, len);
+		list_build(l, &seed, half);
+		ASSERT_GE(3 * half, l->arena_len);
+		for (k = 0; k < l->n; k++) {
+			off = l->acc[k].buf;
+			memcpy(buf_at(p, off), l->arena + off, l->acc[k].length);
+			l->acc[k].buf = (uintptr_t)buf_at(p, off);
+			l->acc[k].addr += (uintptr_t)p;
+		}
+		ASSERT_EQ(0, uvm_prefetch(self->fd, p, len, UVM_LOC_DEVICE,
+					  self->b));
+		ASSERT_EQ(0, run_list(self->fd, self->a, l)) TH_LOG("round %d", round);
+		for (k = 0; k < l->n; k++) {
+			a = &l->acc[k];
+			if (a->type != UVM_ACCESS_WRITE)
+				ASSERT_EQ(0, memcmp((void *)(uintptr_t)a->buf,
+						    l->expect + l->bufoff[k],
+						    a->length))
+					TH_LOG("round %d access %u", round, k);
+		}
+		for (k = 0; k < 3; k++)
+			ASSERT_EQ(0, memcmp(p + k * BLOCK, l->model + k * BLOCK,
+					    half)) TH_LOG("round %d block %u",
+							  round, k);
+	}
+	munmap(p, len);
+}
+
+/* A CPU thread incrementing a counter on every 8th page until told to stop. */
+struct counters {
+	char *base;
+	size_t n;
+	volatile int stop;
+	uint64_t rounds;
+};
+
+static void *count_up(void *arg)
+{
+	struct counters *c = arg;
+	uint64_t rounds = 0;
+	size_t i;
+
+	while (!c->stop) {
+		for (i = 0; i < c->n; i++)
+			*(volatile uint64_t *)(c->base + i * 8 * PAGE) += 1;
+		rounds++;
+	}
+	c->rounds = rounds;
+	return NULL;
+}
+
+/* Does @buf hold the uvm_fill(.., 7) pattern of bytes [off, off + n)? */
+static int pattern_diff(const unsigned char *buf, size_t off, size_t n)
+{
+	size_t j;
+
+	for (j = 0; j < n; j++)
+		if (buf[j] != uvm_pattern(7, off + j))
+			return 1;
+	return 0;
+}
+
+/*
+ * A CPU thread keeps writing counters in the blocks the device sweeps (its
+ * faults wait for, or make the pipeline give up, the block locks): no
+ * counter increment is lost and every device read sees the data.
+ */
+TEST_F(pipe, cpu_thread_on_the_same_blocks)
+{
+	size_t len = 4 * BLOCK, np = len / PAGE, i, k;
+	char *p = uvm_map(self->fd, len);
+	static struct uvm_access acc[NACC];
+	static unsigned char out[NACC][64];
+	struct counters c = { .base = p, .n = len / (8 * PAGE) };
+	struct uvm_device_access da = {
+		.device = self->a, .accesses = (uintptr_t)acc,
+	};
+	pthread_t t;
+	int round;
+
+	ASSERT_NE(NULL, p);
+	uvm_fill(p, len, 7);
+	for (i = 0; i < c.n; i++)
+		*(uint64_t *)(p + i * 8 * PAGE) = 0;
+	ASSERT_EQ(0, pthread_create(&t, NULL, count_up, &c));
+	for (round = 0; round < 12; round++) {
+		for (i = 0; i < np; i += NACC) {
+			da.count = np - i < NACC ? np - i : NACC;
+			for (k = 0; k < da.count; k++) {
+				acc[k].addr = (uintptr_t)(p + (i + k) * PAGE + 2048);
+				acc[k].length = 64;
+				acc[k].type = UVM_ACCESS_READ;
+				acc[k].pad = 0;
+				acc[k].buf = (uintptr_t)out[k];
+			}
+			ASSERT_EQ(0, uvm_ioctl(self->fd, UVM_IOCTL_DEVICE_ACCESS,
+					       &da));
+			for (k = 0; k < da.count; k++)
+				ASSERT_EQ(0, pattern_diff(out[k],
+							  (i + k) * PAGE + 2048, 64))
+					TH_LOG("round %d page %zu", round, i + k);
+		}
+		if (round % 2)
+			ASSERT_EQ(0, uvm_prefetch(self->fd, p, len,
+						  UVM_LOC_HOST_NUMA, 0));
+	}
+	c.stop = 1;
+	pthread_join(t, NULL);
+	for (i = 0; i < c.n; i++)
+		ASSERT_EQ(c.rounds, *(uint64_t *)(p + i * 8 * PAGE))
+			TH_LOG("counter %zu", i);
+	munmap(p, len);
+}
+
+TEST_HARNESS_MAIN
