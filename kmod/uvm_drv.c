@@ -37,12 +37,14 @@
  *
  * 1. mmap_lock of the VA space's mm (taken by the core for faults/mmap).
  * 2. uvm_va_space.lock (test allocations) and uvm_managed.lock (policies
- *    and the set of blocks), rw_semaphores. Never held across
- *    copy_{to,from}_user.
+ *    and the set of blocks), rw_semaphores. Never held across a user
+ *    copy that may fault (the device-access pipeline copies with page
+ *    faults disabled).
  * 3. uvm_va_block.lock (mutex, per 2 MiB block); then i_mmap_rwsem and PTE
  *    locks (core). CPU faults install their PTEs under it, so zaps need no
  *    page locks. Block locks never nest except by trylock (eviction; a
- *    prefetch beginning block N+1 while it holds N).
+ *    prefetch beginning block N+1 while it holds N; the device-access
+ *    pipeline locking a block while a fault migration holds another).
  * 4. uvm_device.lru_lock (spinlock) or uvm_mem_pool.lock (mutex), per
  *    device; uvm_page_pool.lock and uvm_fault_ahead.lock (spinlocks), per
  *    VA space. (uvm_pools_lock, global, only ever has a pool's lock
