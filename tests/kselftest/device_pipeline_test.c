@@ -214,9 +214,9 @@ static void log_page_accesses(struct __test_metadata *_metadata,
 	}
 }
 
-/* Check every read's data, every atomic's old value and the range. */
-static int list_check(struct __test_metadata *_metadata, struct list *l,
-		      const char *range)
+/* Check every read's data and every atomic's old value. */
+static int list_check_reads(struct __test_metadata *_metadata,
+			    struct list *l, const char *range)
 {
 	const struct uvm_access *a;
 	unsigned int k;
@@ -235,6 +235,17 @@ static int list_check(struct __test_metadata *_metadata, struct list *l,
 			return -1;
 		}
 	}
+	return 0;
+}
+
+/* Check the reads, then the range (through the CPU). */
+static int list_check(struct __test_metadata *_metadata, struct list *l,
+		      const char *range)
+{
+	size_t off;
+
+	if (list_check_reads(_metadata, l, range))
+		return -1;
 	for (off = 0; off < l->len; off++)
 		if (range[off] != (char)l->model[off]) {
 			TH_LOG("range byte %#zx: %#x, model %#x", off,
@@ -351,6 +362,100 @@ TEST_F(pipe, random_lists_with_policies_match_sequential_model)
 		list_build(l, &seed, 0);
 		list_place(l, p);
 		ASSERT_EQ(0, run_list(self->fd, self->a, l)) TH_LOG("round %d", round);
+		ASSERT_EQ(0, list_check(_metadata, l, p)) TH_LOG("round %d", round);
+	}
+	munmap(p, len);
+}
+
+/* The CPU writes @n random spans of the range (and the model). */
+static void cpu_writes(char *p, unsigned char *model, size_t len, int n,
+		       uint64_t *seed)
+{
+	size_t off, k, span;
+
+	while (n--) {
+		span = 1 + uvm_rand64(seed) % 6000;
+		off = uvm_rand64(seed) % (len - span);
+		for (k = 0; k < span; k++)
+			model[off + k] = (unsigned char)uvm_rand64(seed);
+		memcpy(p + off, model + off, span);
+	}
+}
+
+/* Apply one policy (or none) to each half block, at random. */
+static void random_policies(int fd, char *p, size_t len, int a, int b,
+			    uint64_t *seed)
+{
+	size_t off, h = BLOCK / 2;
+
+	for (off = 0; off < len; off += h) {
+		uvm_advise(fd, p + off, h, UVM_ADVISE_UNSET_READ_MOSTLY, 0, 0);
+		uvm_advise(fd, p + off, h, UVM_ADVISE_UNSET_PREFERRED_LOCATION,
+			   0, 0);
+		uvm_advise(fd, p + off, h, UVM_ADVISE_UNSET_ACCESSED_BY,
+			   UVM_LOC_DEVICE, a);
+		uvm_advise(fd, p + off, h, UVM_ADVISE_UNSET_ACCESSED_BY,
+			   UVM_LOC_DEVICE, b);
+		uvm_advise(fd, p + off, h, UVM_ADVISE_UNSET_ACCESSED_BY,
+			   UVM_LOC_HOST, 0);
+		switch (uvm_rand64(seed) % 7) {
+		case 0:
+			uvm_advise(fd, p + off, h, UVM_ADVISE_SET_READ_MOSTLY, 0, 0);
+			break;
+		case 1:
+			uvm_advise(fd, p + off, h, UVM_ADVISE_SET_ACCESSED_BY,
+				   UVM_LOC_DEVICE, uvm_rand64(seed) % 2 ? a : b);
+			break;
+		case 2:
+			uvm_advise(fd, p + off, h, UVM_ADVISE_SET_ACCESSED_BY,
+				   UVM_LOC_HOST, 0);
+			break;
+		case 3:
+			uvm_advise(fd, p + off, h,
+				   UVM_ADVISE_SET_PREFERRED_LOCATION,
+				   UVM_LOC_DEVICE, uvm_rand64(seed) % 2 ? a : b);
+			break;
+		case 4:
+			uvm_advise(fd, p + off, h,
+				   UVM_ADVISE_SET_PREFERRED_LOCATION,
+				   UVM_LOC_HOST_NUMA, 0);
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+/*
+ * Both devices and the CPU take turns on the same range, whose policies
+ * change at random every round (read-mostly, accessed-by either device or
+ * the CPU, preferred location either device or the host): lists from
+ * device a, CPU writes, lists from device b, prefetches and discards. The
+ * range and every read follow the sequential model throughout.
+ */
+TEST_F(pipe, two_devices_and_the_cpu_take_turns)
+{
+	size_t len = 3 * BLOCK;
+	char *p = uvm_map(self->fd, len);
+	struct list *l = list_new(len, 8 * MIB);
+	uint64_t seed = 0x5eed0004 + variant->batch;
+	int round, dev;
+
+	ASSERT_NE(NULL, p);
+	ASSERT_NE(NULL, l);
+	for (round = 0; round < 8; round++) {
+		random_policies(self->fd, p, len, self->a, self->b, &seed);
+		scatter(self->fd, p, len, uvm_rand64(&seed) % 2 ? self->a : self->b,
+			&seed, l->model);
+		for (dev = 0; dev < 2; dev++) {
+			list_build(l, &seed, 0);
+			list_place(l, p);
+			ASSERT_EQ(0, run_list(self->fd, dev ? self->b : self->a, l))
+				TH_LOG("round %d device %d", round, dev);
+			ASSERT_EQ(0, list_check_reads(_metadata, l, p))
+				TH_LOG("round %d device %d", round, dev);
+			cpu_writes(p, l->model, len, 20, &seed);
+		}
 		ASSERT_EQ(0, list_check(_metadata, l, p)) TH_LOG("round %d", round);
 	}
 	munmap(p, len);
