@@ -461,6 +461,100 @@ TEST_F(pipe, two_devices_and_the_cpu_take_turns)
 	munmap(p, len);
 }
 
+/* The device with the least memory, and the one with the next least. */
+static void smallest_two(int fd, int *small, int *other)
+{
+	struct uvm_device_info info[UVM_MAX_DEVICES];
+	int i, n = uvm_devices(fd, info, UVM_MAX_DEVICES);
+
+	*small = *other = -1;
+	for (i = 0; i < n; i++) {
+		if (*small < 0 || info[i].mem_total <
+				  uvm_dev_total(fd, *small)) {
+			*other = *small;
+			*small = (int)info[i].id;
+		} else if (*other < 0 || info[i].mem_total <
+					 uvm_dev_total(fd, *other)) {
+			*other = (int)info[i].id;
+		}
+	}
+}
+
+/* One read or write per page over [from, to) of the range, in lists. */
+static int sweep_list(int fd, int dev, struct list *l, char *p, size_t from,
+		      size_t to, uint32_t type, uint64_t *seed)
+{
+	size_t off, pos;
+	int ret;
+
+	while (from < to) {
+		pos = 0;
+		for (l->n = 0; l->n < NACC && from < to; from += PAGE)
+			list_add(l, l->n++, type, from + 8 * (from / PAGE % 500),
+				 16, &pos, seed);
+		for (off = 0; off < l->n; off++) {
+			l->acc[off].addr += (uintptr_t)p;
+			l->acc[off].buf += (uintptr_t)l->arena;
+		}
+		ret = run_list(fd, dev, l);
+		if (ret)
+			return ret;
+		for (off = 0; off < l->n; off++)
+			if (type == UVM_ACCESS_READ &&
+			    memcmp(l->arena + l->bufoff[off],
+				   l->expect + l->bufoff[off], 16))
+				return -EIO;
+	}
+	return 0;
+}
+
+/*
+ * Oversubscription under the model: a range a quarter larger than the
+ * smallest device, swept by it (writes, then reads: every sweep evicts),
+ * with random lists from the other device, CPU writes and random policies
+ * in between. Eviction must never lose or mix up data.
+ */
+TEST_F(pipe, oversubscribed_sweeps_match_model)
+{
+	struct list *l = list_new(0, 8 * MIB);
+	uint64_t seed = 0x5eed0005 + variant->batch, evictions;
+	int small, other, round;
+	size_t len;
+	char *p;
+
+	ASSERT_NE(NULL, l);
+	smallest_two(self->fd, &small, &other);
+	len = uvm_dev_total(self->fd, small);
+	len = (len + len / 4 + BLOCK - 1) / BLOCK * BLOCK;
+	if (len > 512 * MIB)
+		SKIP(return, "smallest device too large (%zu MiB)", len / MIB);
+	l->len = len;
+	free(l->model);
+	l->model = calloc(1, len);
+	p = uvm_map(self->fd, len);
+	ASSERT_NE(NULL, p);
+	ASSERT_NE(NULL, l->model);
+	evictions = uvm_stat(self->fd, UVM_STAT_EVICTIONS, UVM_STATS_VA_SPACE);
+	for (round = 0; round < 3; round++) {
+		random_policies(self->fd, p, 6 * BLOCK, small, other, &seed);
+		ASSERT_EQ(0, sweep_list(self->fd, small, l, p, 0, len,
+					UVM_ACCESS_WRITE, &seed))
+			TH_LOG("round %d: write sweep", round);
+		ASSERT_EQ(0, sweep_list(self->fd, small, l, p, 0, len,
+					UVM_ACCESS_READ, &seed))
+			TH_LOG("round %d: read sweep", round);
+		list_build(l, &seed, 0);
+		list_place(l, p);
+		ASSERT_EQ(0, run_list(self->fd, other, l)) TH_LOG("round %d", round);
+		ASSERT_EQ(0, list_check_reads(_metadata, l, p)) TH_LOG("round %d", round);
+		cpu_writes(p, l->model, len, 50, &seed);
+	}
+	ASSERT_EQ(0, list_check(_metadata, l, p));
+	EXPECT_LT(evictions, uvm_stat(self->fd, UVM_STAT_EVICTIONS,
+				      UVM_STATS_VA_SPACE));
+	munmap(p, len);
+}
+
 /* Managed address of arena offset @off: the second half of a block. */
 static char *buf_at(char *p, size_t off)
 {
