@@ -408,6 +408,13 @@ static int block_move_run(struct uvm_va_block *block, unsigned int first,
 	for (i = 0; i < n; i++)
 		old[i] = block->cpu_pages[first + i];
 	uvm_block_zap_cpu_locked(block, first, last);
+	if (block->nr_devs) {	/* remote mappings hold the old pages' DMA addresses */
+		DECLARE_BITMAP(run, UVM_BLOCK_PAGES);
+
+		bitmap_zero(run, UVM_BLOCK_PAGES);
+		bitmap_set(run, first, n);
+		uvm_block_unmap_host_targets_locked(block, run);
+	}
 	t0 = ktime_get_ns();
 	for (i = 0; i < n; i++) {
 		copy_highpage(new[i], old[i]);

@@ -159,6 +159,7 @@ static void block_dev_trim(struct uvm_va_block *block, unsigned int d)
 	if (!bd->chunk && bitmap_empty(bd->mapped, UVM_BLOCK_PAGES)) {
 		block->dev[d] = NULL;
 		block->nr_devs--;
+		uvm_bd_dma_free(bd);
 		uvm_device_put(bd->udev);
 		kfree(bd);
 	}
@@ -227,6 +228,7 @@ void uvm_block_unmap_devices_locked(struct uvm_va_block *block,
 		bd = block->dev[d];
 		if (!bd)
 			continue;
+		uvm_bd_dma_unmap(bd, mask);
 		bitmap_andnot(bd->mapped, bd->mapped, mask, UVM_BLOCK_PAGES);
 		bitmap_andnot(bd->mapped_write, bd->mapped_write, mask,
 			      UVM_BLOCK_PAGES);
@@ -487,13 +489,16 @@ static void block_revoke_dev_writes(struct uvm_va_block *block,
 				      UVM_BLOCK_PAGES);
 }
 
-/*
- * Drop the device mappings of the pages of @mask that point at their host
- * copy (a remote mapping: accessed-by, preferred location elsewhere, or a
- * device that was full).
+/**
+ * uvm_block_unmap_host_targets_locked() - drop the device mappings of the
+ * pages of @mask that point at their host copy (a remote mapping:
+ * accessed-by, preferred location elsewhere, or a device that was full),
+ * before that copy goes away or moves.
+ * @block: the block; caller holds @block->lock.
+ * @mask: pages.
  */
-static void block_unmap_host_targets(struct uvm_va_block *block,
-				     const unsigned long *mask)
+void uvm_block_unmap_host_targets_locked(struct uvm_va_block *block,
+					 const unsigned long *mask)
 {
 	DECLARE_BITMAP(drop, UVM_BLOCK_PAGES);
 	struct uvm_block_dev *bd;
@@ -506,6 +511,7 @@ static void block_unmap_host_targets(struct uvm_va_block *block,
 		for_each_set_bit(i, drop, UVM_BLOCK_PAGES)
 			if (bd->map_target[i] != UVM_MAP_HOST)
 				__clear_bit(i, drop);
+		uvm_bd_dma_unmap(bd, drop);
 		bitmap_andnot(bd->mapped, bd->mapped, drop, UVM_BLOCK_PAGES);
 		bitmap_andnot(bd->mapped_write, bd->mapped_write, drop,
 			      UVM_BLOCK_PAGES);
@@ -523,7 +529,7 @@ void uvm_block_drop_host_locked(struct uvm_va_block *block,
 {
 	lockdep_assert_held(&block->lock);
 	block_zap_host(block, mask);
-	block_unmap_host_targets(block, mask);
+	uvm_block_unmap_host_targets_locked(block, mask);
 	uvm_block_free_host_pages_locked(block, mask, true);
 }
 
@@ -855,13 +861,26 @@ int uvm_block_map_dev_locked(struct uvm_va_block *block,
 			     struct uvm_device *udev, const unsigned long *mask,
 			     u8 target, bool write)
 {
+	DECLARE_BITMAP(dma, UVM_BLOCK_PAGES);
 	struct uvm_block_dev *bd;
 	unsigned int i;
+	int ret;
 
 	lockdep_assert_held(&block->lock);
 	bd = uvm_block_dev_get_locked(block, udev, false);
 	if (IS_ERR(bd))
 		return PTR_ERR(bd);
+	/* A host page stays DMA-mapped while its mapping does (uvm_dev_dma.c). */
+	if (target == UVM_MAP_HOST) {
+		bitmap_andnot(dma, mask, bd->dma_mapped, UVM_BLOCK_PAGES);
+		ret = uvm_bd_dma_map(bd, dma);
+		if (ret) {
+			block_dev_trim(block, udev->id);
+			return ret;
+		}
+	} else {
+		uvm_bd_dma_unmap(bd, mask);
+	}
 	bitmap_or(bd->mapped, bd->mapped, mask, UVM_BLOCK_PAGES);
 	if (write)
 		bitmap_or(bd->mapped_write, bd->mapped_write, mask,

@@ -183,6 +183,9 @@ static void uvm_check_leaks(void)
 	if (atomic_long_read(&uvm_acct.host_alloc_pages))
 		pr_err("uvm: leak: %ld pinned host allocation pages\n",
 		       atomic_long_read(&uvm_acct.host_alloc_pages));
+	if (atomic_long_read(&uvm_acct.dma_pages))
+		pr_err("uvm: leak: %ld DMA-mapped managed pages\n",
+		       atomic_long_read(&uvm_acct.dma_pages));
 }
 
 static int __init uvm_init(void)

@@ -17,6 +17,8 @@
  * @pages: host pages the module allocated (emulated device memory...).
  * @pinned_pages: user pages pinned by host registrations (uvm_hostreg.c).
  * @host_alloc_pages: pages of pinned host allocations (uvm_alloc.c).
+ * @dma_pages: managed host pages DMA-mapped for a device's remote mapping
+ *	       (uvm_block_dev.c), counted once per device.
  *
  * Atomics, no lock: each counter is independent and only compared to zero
  * once everything is torn down.
@@ -28,6 +30,7 @@ struct uvm_accounting {
 	atomic_long_t pages;
 	atomic_long_t pinned_pages;
 	atomic_long_t host_alloc_pages;
+	atomic_long_t dma_pages;
 };
 
 extern struct uvm_accounting uvm_acct;

@@ -56,8 +56,12 @@ extern struct uvm_counters uvm_global_counters;
  * @mapped: the device's page table maps the page (a device access of it
  *	    does not fault).
  * @mapped_write: the mapping allows writes and atomics.
+ * @dma_mapped: the page's host copy is DMA-mapped for the device (a
+ *		mapping with target UVM_MAP_HOST, on a device that does DMA).
  * @map_target: where the mapping points: a device id (this one: local
  *		memory; another: peer memory) or UVM_MAP_HOST.
+ * @dma: the DMA address of each page of @dma_mapped (allocated with the
+ *	 first one), as the device's page table would hold it.
  *
  * The device page table of a VA space is the set of these over its blocks:
  * a device access translates VA -> block -> (mapped, target). A mapping is
@@ -72,7 +76,9 @@ struct uvm_block_dev {
 	DECLARE_BITMAP(resident, UVM_BLOCK_PAGES);
 	DECLARE_BITMAP(mapped, UVM_BLOCK_PAGES);
 	DECLARE_BITMAP(mapped_write, UVM_BLOCK_PAGES);
+	DECLARE_BITMAP(dma_mapped, UVM_BLOCK_PAGES);
 	u8 map_target[UVM_BLOCK_PAGES];
+	dma_addr_t *dma;
 };
 
 /**
@@ -284,7 +290,14 @@ struct uvm_to_dev {
 	bool busy;
 };
 
+/* uvm_dev_dma.c: DMA addresses of remotely mapped host pages. */
+int uvm_bd_dma_map(struct uvm_block_dev *bd, const unsigned long *mask);
+void uvm_bd_dma_unmap(struct uvm_block_dev *bd, const unsigned long *mask);
+void uvm_bd_dma_free(struct uvm_block_dev *bd);
+
 /* uvm_block_dev.c: device residency and device mappings of a block. */
+void uvm_block_unmap_host_targets_locked(struct uvm_va_block *block,
+					 const unsigned long *mask);
 struct uvm_block_dev *uvm_block_dev_get_locked(struct uvm_va_block *block,
 					       struct uvm_device *udev,
 					       bool need_chunk);

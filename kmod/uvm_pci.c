@@ -331,6 +331,12 @@ static int uvm_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	ret = pcim_enable_device(pdev);
 	if (ret)
 		return ret;
+	/* Remote mappings DMA-map host pages for the device (uvm_block_dev.c). */
+	ret = dma_set_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(64));
+	if (ret) {
+		dev_err(&pdev->dev, "no usable DMA mask\n");
+		return ret;
+	}
 	bar = uvm_pci_pick_bar(pdev);
 	if (bar < 0) {
 		dev_err(&pdev->dev, "no 64-bit prefetchable memory BAR\n");

@@ -23,6 +23,7 @@
 #include <linux/sysfs.h>
 
 #include "uvm_device.h"
+#include "uvm_drv.h"
 #include "uvm_managed.h"
 #include "uvm_pool.h"
 #include "uvm_sysfs.h"
@@ -174,6 +175,16 @@ static ssize_t pool_pages_show(struct kobject *kobj,
 
 static struct kobj_attribute uvm_pool_pages_attr = __ATTR_RO(pool_pages);
 
+/* A gauge: managed host pages DMA-mapped for devices' remote mappings. */
+static ssize_t dma_mapped_pages_show(struct kobject *kobj,
+				     struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%ld\n", atomic_long_read(&uvm_acct.dma_pages));
+}
+
+static struct kobj_attribute uvm_dma_mapped_pages_attr =
+	__ATTR_RO(dma_mapped_pages);
+
 static ssize_t stats_show(struct device *dev, struct device_attribute *attr,
 			  char *buf)
 {
@@ -212,7 +223,7 @@ const struct attribute_group *uvm_sysfs_groups[] = {
 	NULL
 };
 
-static struct attribute *uvm_stats_attrs[ARRAY_SIZE(uvm_stat_attrs) + 3];
+static struct attribute *uvm_stats_attrs[ARRAY_SIZE(uvm_stat_attrs) + 4];
 
 static const struct attribute_group uvm_stats_group = {
 	.attrs = uvm_stats_attrs,
@@ -234,7 +245,8 @@ int uvm_sysfs_init(void)
 	for (i = 0; i < ARRAY_SIZE(uvm_stat_attrs); i++)
 		uvm_stats_attrs[i] = &uvm_stat_attrs[i].attr.attr;
 	uvm_stats_attrs[i++] = &uvm_stat_all_attr.attr;
-	uvm_stats_attrs[i] = &uvm_pool_pages_attr.attr;
+	uvm_stats_attrs[i++] = &uvm_pool_pages_attr.attr;
+	uvm_stats_attrs[i] = &uvm_dma_mapped_pages_attr.attr;
 	uvm_stats_kobj = kobject_create_and_add("stats",
 						&THIS_MODULE->mkobj.kobj);
 	if (!uvm_stats_kobj)

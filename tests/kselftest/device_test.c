@@ -320,6 +320,58 @@ TEST_F(dev, accessed_by_maps_remotely_without_migrating)
 	munmap(p, len);
 }
 
+static long dma_mapped(void)
+{
+	return uvm_read_long("/sys/module/uvm/stats/dma_mapped_pages");
+}
+
+/*
+ * A PCI device's remote mappings of host pages hold DMA mappings for
+ * exactly as long as they exist: made on the device's first access, kept
+ * through a write upgrade, dropped when the host pages move to another
+ * node (the device faults and maps the new pages), on discard and munmap.
+ */
+TEST_F(dev, remote_mappings_hold_dma_mappings)
+{
+	size_t len = 32 * PAGE, half = len / 2;
+	unsigned char *p = uvm_map(self->fd, len), *buf = malloc(len);
+	struct uvm_device_info info[UVM_MAX_DEVICES];
+	long g0 = dma_mapped(), per_page = 0;
+	int i, node, n = uvm_devices(self->fd, info, UVM_MAX_DEVICES);
+
+	ASSERT_NE(NULL, p);
+	ASSERT_LE(0, g0);
+	for (i = 0; i < n; i++)
+		if ((int)info[i].id == self->a)
+			per_page = info[i].backend == UVM_BACKEND_PCI_BAR;
+	ASSERT_EQ(0, uvm_advise(self->fd, p, len, UVM_ADVISE_SET_ACCESSED_BY,
+				UVM_LOC_DEVICE, self->a));
+	memset(p, 3, len);
+	ASSERT_EQ(0, uvm_dev_read(self->fd, self->a, p, len, buf));
+	EXPECT_EQ(3, buf[len - 1]);
+	EXPECT_EQ(g0 + per_page * 32, dma_mapped());
+	memset(buf, 4, PAGE);
+	ASSERT_EQ(0, uvm_dev_write(self->fd, self->a, p, PAGE, buf));
+	EXPECT_EQ(g0 + per_page * 32, dma_mapped());
+	EXPECT_EQ(4, p[PAGE - 1]);
+
+	/* The host pages move to the other node: the mappings (and DMA) go. */
+	node = 1 - uvm_page_node(self->fd, p);
+	ASSERT_EQ(0, uvm_prefetch(self->fd, p, len, UVM_LOC_HOST_NUMA, node));
+	EXPECT_EQ(node, uvm_page_node(self->fd, p));
+	EXPECT_EQ(g0, dma_mapped());
+	ASSERT_EQ(0, uvm_dev_read(self->fd, self->a, p, len, buf));
+	EXPECT_EQ(4, buf[0]);
+	EXPECT_EQ(3, buf[len - 1]);
+	EXPECT_EQ(g0 + per_page * 32, dma_mapped());
+
+	ASSERT_EQ(0, uvm_discard(self->fd, p + half, half, 0, UVM_LOC_NONE, 0));
+	EXPECT_EQ(g0 + per_page * 16, dma_mapped());
+	munmap(p, len);
+	EXPECT_EQ(g0, dma_mapped());
+	free(buf);
+}
+
 TEST_F(dev, preferred_location_steers_device_faults)
 {
 	size_t len = 8 * PAGE;
