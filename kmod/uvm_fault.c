@@ -252,7 +252,8 @@ static vm_fault_t fault_from_device(struct uvm_va_block *block,
 {
 	DECLARE_BITMAP(mask, UVM_BLOCK_PAGES);
 	DECLARE_BITMAP(dup, UVM_BLOCK_PAGES);
-	const struct uvm_policy *pol;
+	const struct uvm_policy_extent *ext = NULL;
+	unsigned long va;
 	unsigned int i;
 
 	bitmap_zero(mask, UVM_BLOCK_PAGES);
@@ -261,9 +262,11 @@ static vm_fault_t fault_from_device(struct uvm_va_block *block,
 		if (block->cpu_pages[i] || !test_bit(i, block->on_device))
 			continue;
 		set_bit(i, mask);
-		pol = uvm_policy_at(&block->mgd->policies,
-				    block->start + ((unsigned long)i << PAGE_SHIFT));
-		if (pol && pol->read_mostly)
+		/* One policy lookup per extent, not per page. */
+		va = block->start + ((unsigned long)i << PAGE_SHIFT);
+		if (!ext || va < ext->start || va >= ext->end)
+			ext = uvm_policy_extent_at(&block->mgd->policies, va);
+		if (ext && ext->pol.read_mostly)
 			set_bit(i, dup);
 	}
 	if (uvm_block_to_host_locked(block, nid, mask, dup,
