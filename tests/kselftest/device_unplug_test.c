@@ -20,24 +20,35 @@ static int sysfs_write(const char *path, const char *val)
 	return ok ? 0 : -errno;
 }
 
+/* A PCI device's id and "dddd:bb:dd.f", or -1. */
+static int pci_device(int fd, char *bdf, size_t len, int *n)
+{
+	struct uvm_device_info info[UVM_MAX_DEVICES];
+	int i, dev = -1;
+
+	*n = uvm_devices(fd, info, UVM_MAX_DEVICES);
+	for (i = 0; i < *n; i++)
+		if (info[i].backend == UVM_BACKEND_PCI_BAR)
+			dev = i;
+	if (dev < 0)
+		return -1;
+	snprintf(bdf, len, "%04x:%02x:%02x.%u", info[dev].pci_domain,
+		 info[dev].pci_bus, info[dev].pci_dev, info[dev].pci_func);
+	return info[dev].id;
+}
+
 TEST(unbind_migrates_managed_data_home)
 {
 	struct uvm_device_info info[UVM_MAX_DEVICES];
-	int fd = uvm_open(), n, i, dev = -1;
+	int fd = uvm_open(), n, dev;
 	size_t len = 6 * MIB;
 	char bdf[32];
 	unsigned char *p;
 
 	ASSERT_LE(0, fd);
-	n = uvm_devices(fd, info, UVM_MAX_DEVICES);
-	for (i = 0; i < n; i++)
-		if (info[i].backend == UVM_BACKEND_PCI_BAR)
-			dev = i;
+	dev = pci_device(fd, bdf, sizeof(bdf), &n);
 	if (dev < 0)
 		SKIP(return, "no PCI device");
-	snprintf(bdf, sizeof(bdf), "%04x:%02x:%02x.%u", info[dev].pci_domain,
-		 info[dev].pci_bus, info[dev].pci_dev, info[dev].pci_func);
-	dev = info[dev].id;
 
 	p = uvm_map(fd, len);
 	ASSERT_NE(NULL, p);
@@ -55,6 +66,45 @@ TEST(unbind_migrates_managed_data_home)
 	EXPECT_EQ(n, uvm_devices(fd, info, UVM_MAX_DEVICES));
 	munmap(p, len);
 	close(fd);
+}
+
+/*
+ * Unbinding a PCI device that maps host pages remotely (DMA-mapped for
+ * it): the data stays, the mappings go with the range, no DMA mapping is
+ * left behind.
+ */
+TEST(unbind_with_remote_mappings_of_host_pages)
+{
+	const char *gauge = "/sys/module/uvm/stats/dma_mapped_pages";
+	int fd = uvm_open(), n, dev;
+	size_t len = 4 * MIB;
+	unsigned char *p, *buf = malloc(len);
+	long g0 = uvm_read_long(gauge);
+	char bdf[32];
+
+	ASSERT_LE(0, fd);
+	ASSERT_LE(0, g0);
+	dev = pci_device(fd, bdf, sizeof(bdf), &n);
+	if (dev < 0)
+		SKIP(return, "no PCI device");
+	p = uvm_map(fd, len);
+	ASSERT_NE(NULL, p);
+	uvm_fill(p, len, 78);
+	ASSERT_EQ(0, uvm_advise(fd, p, len, UVM_ADVISE_SET_ACCESSED_BY,
+				UVM_LOC_DEVICE, dev));
+	ASSERT_EQ(0, uvm_dev_read(fd, dev, p, len, buf));
+	EXPECT_EQ(0, uvm_check(buf, len, 78));
+	EXPECT_EQ(g0 + (long)(len / PAGE), uvm_read_long(gauge));
+
+	ASSERT_EQ(0, sysfs_write("/sys/bus/pci/drivers/uvm/unbind", bdf));
+	EXPECT_EQ(-ENODEV, uvm_dev_read(fd, dev, p, PAGE, buf));
+	EXPECT_EQ(0, uvm_check(p, len, 78));
+	munmap(p, len);
+	EXPECT_EQ(g0, uvm_read_long(gauge));
+
+	ASSERT_EQ(0, sysfs_write("/sys/bus/pci/drivers_probe", bdf));
+	close(fd);
+	free(buf);
 }
 
 TEST_HARNESS_MAIN
