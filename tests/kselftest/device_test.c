@@ -500,6 +500,60 @@ TEST_F(dev, process_exit_with_device_pages_frees_device_memory)
 	EXPECT_EQ(free0, uvm_dev_free(self->fd, self->a));
 }
 
+/*
+ * Device memory another process filled and left (its exit freed it) backs
+ * this process's pages zeroed: prefetched unpopulated pages and pages that
+ * never had data read zero from the device and from the CPU.
+ */
+TEST_F(dev, device_memory_of_an_exited_process_reads_zero)
+{
+	struct uvm_device_info info[UVM_MAX_DEVICES];
+	int i, n = uvm_devices(self->fd, info, UVM_MAX_DEVICES), dev = -1;
+	size_t len = 0, off;
+	unsigned char *p, buf[64];
+	int status;
+	pid_t pid;
+
+	for (i = 0; i < n; i++)	/* the smallest device: most reuse */
+		if (dev < 0 || info[i].mem_total < len) {
+			dev = (int)info[i].id;
+			len = info[i].mem_total;
+		}
+	len = uvm_dev_free(self->fd, dev) / (2 * MIB) * (2 * MIB);
+	if (len > 256 * MIB)
+		len = 256 * MIB;
+	ASSERT_LT(0, len);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		int fd = uvm_open();
+		char *c = uvm_map(fd, len);
+
+		if (!c)
+			_exit(1);
+		memset(c, 0xab, len);
+		_exit(uvm_prefetch(fd, c, len, UVM_LOC_DEVICE, dev) ? 2 : 0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+
+	p = uvm_map(self->fd, len);
+	ASSERT_NE(NULL, p);
+	p[0] = 1;			/* one page with data */
+	ASSERT_EQ(0, uvm_prefetch(self->fd, p, len, UVM_LOC_DEVICE, dev));
+	for (off = PAGE; off < len; off += 61 * PAGE + 64) {
+		ASSERT_EQ(0, uvm_dev_read(self->fd, dev, p + off, sizeof(buf),
+					  buf));
+		for (i = 0; i < (int)sizeof(buf); i++)
+			ASSERT_EQ(0, buf[i]) TH_LOG("device read at %zu", off);
+	}
+	for (off = PAGE; off < len; off += 127 * PAGE + 8)
+		ASSERT_EQ(0, p[off]) TH_LOG("CPU read at %zu", off);
+	EXPECT_EQ(1, p[0]);
+	munmap(p, len);
+}
+
 struct worker {
 	int fd, dev, id, errors;
 	unsigned char *p;
