@@ -460,6 +460,21 @@ static void block_collapse_to_cpu(struct uvm_va_block *block, unsigned int idx)
 			   -1, true);
 }
 
+/*
+ * A write through a CPU mapping of device memory: fine while that device
+ * holds the only copy. If copies were made since (another device read it
+ * as read-mostly), the PTE goes and the write faults again, the normal way
+ * (home, collapsing the copies): a write into one copy would be lost.
+ */
+static bool cpu_device_map_may_write(struct uvm_va_block *block,
+				     unsigned int idx)
+{
+	if (!test_bit(idx, block->cpu_maps_dev) || sole_device(block, idx))
+		return true;
+	uvm_block_zap_cpu_locked(block, idx, idx);
+	return false;
+}
+
 static vm_fault_t uvm_vm_page_mkwrite(struct vm_fault *vmf)
 {
 	struct uvm_managed *mgd = vmf->vma->vm_private_data;
@@ -473,8 +488,10 @@ static vm_fault_t uvm_vm_page_mkwrite(struct vm_fault *vmf)
 		goto out_unlock;
 
 	mutex_lock(&block->lock);
-	if (block->cpu_pages[idx] == vmf->page ||
-	    test_bit(idx, block->cpu_maps_dev)) {
+	if (!cpu_device_map_may_write(block, idx)) {
+		ret = VM_FAULT_NOPAGE;	/* zapped: fault again */
+	} else if (block->cpu_pages[idx] == vmf->page ||
+		   test_bit(idx, block->cpu_maps_dev)) {
 		block_collapse_to_cpu(block, idx);
 		set_bit(idx, block->cpu_mapped);
 		set_bit(idx, block->cpu_writable);
@@ -500,7 +517,8 @@ static vm_fault_t uvm_vm_pfn_mkwrite(struct vm_fault *vmf)
 	block = xa_load(&mgd->blocks, vmf->address >> UVM_BLOCK_SHIFT);
 	if (block) {
 		mutex_lock(&block->lock);
-		if (test_bit(idx, block->cpu_maps_dev)) {
+		if (test_bit(idx, block->cpu_maps_dev) &&
+		    cpu_device_map_may_write(block, idx)) {
 			set_bit(idx, block->cpu_writable);
 			ret = 0;
 		}

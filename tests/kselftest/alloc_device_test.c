@@ -43,8 +43,9 @@ TEST_F(dev, fill_readback)
 	fill_random(src, n, 1);
 	ASSERT_EQ(0, mset(self->fd, d, 0x5a, n));
 	ASSERT_EQ(0, mcpy(self->fd, dst, d, n));
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		ASSERT_EQ(0x5a, dst[i]);
+	}
 	ASSERT_EQ(0, mcpy(self->fd, d, src, n));
 	memset(dst, 0, n);
 	ASSERT_EQ(0, mcpy(self->fd, dst, d, n));

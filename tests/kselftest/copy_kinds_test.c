@@ -83,10 +83,11 @@ TEST_F(cp, all_pairs_1d)
 	int s, d;
 
 	for (s = 0; s < K_NR; s++)
-		for (d = 0; d < K_NR; d++)
+		for (d = 0; d < K_NR; d++) {
 			EXPECT_EQ(0, check_copy(_metadata, self->fd, s, d, 13,
 						4096 + 7, 3 * MIB - 100, 1, 1,
 						0, 0, 0, 0));
+		}
 }
 
 TEST_F(cp, all_pairs_2d)
@@ -94,10 +95,11 @@ TEST_F(cp, all_pairs_2d)
 	int s, d;
 
 	for (s = 0; s < K_NR; s++)
-		for (d = 0; d < K_NR; d++)
+		for (d = 0; d < K_NR; d++) {
 			EXPECT_EQ(0, check_copy(_metadata, self->fd, s, d, 5,
 						100, 3000, 300, 1, 5000, 7001,
 						0, 0));
+		}
 }
 
 TEST_F(cp, all_pairs_3d)
@@ -105,10 +107,11 @@ TEST_F(cp, all_pairs_3d)
 	int s, d;
 
 	for (s = 0; s < K_NR; s++)
-		for (d = 0; d < K_NR; d++)
+		for (d = 0; d < K_NR; d++) {
 			EXPECT_EQ(0, check_copy(_metadata, self->fd, s, d, 1,
 						3, 999, 20, 9, 1024, 1500,
 						25, 31));
+		}
 }
 
 TEST_F(cp, peer_copy)

@@ -70,8 +70,9 @@ TEST_F(arr, array_2d_round_trip)
 							cudaMemcpyDeviceToDevice));
 	ASSERT_EQ(cudaSuccess, cudaMemcpy2DFromArray(dst, 1024, b, 16, 2, 80, 10,
 						     cudaMemcpyDeviceToHost));
-	for (r = 0; r < 10; r++)
+	for (r = 0; r < 10; r++) {
 		EXPECT_EQ(0, memcmp(dst + r * 1024, src + (r + 1) * 1024 + 8, 80));
+	}
 	/* async, through device memory, with a wrong host kind corrected */
 	ASSERT_EQ(cudaSuccess, cudaMalloc(&dev, 1024 * h));
 	ASSERT_EQ(cudaSuccess, cudaMemcpy2DFromArrayAsync(dev, 1024, a, 0, 0, w * 8, h,
@@ -82,8 +83,9 @@ TEST_F(arr, array_2d_round_trip)
 	ASSERT_EQ(cudaSuccess, cudaStreamSynchronize(cudaStreamPerThread));
 	ASSERT_EQ(cudaSuccess, cudaMemcpy2DFromArray(dst, 1024, b, 0, 0, w * 8, h,
 						     cudaMemcpyDefault));
-	for (r = 0; r < h; r++)
+	for (r = 0; r < h; r++) {
 		EXPECT_EQ(0, memcmp(dst + r * 1024, src + r * 1024, w * 8));
+	}
 	/* errors */
 	EXPECT_EQ(INV, cudaMemcpy2DToArray(a, 0, 0, src, 1024, w * 8 + 8, 1, cudaMemcpyDefault));
 	EXPECT_EQ(INV, cudaMemcpy2DToArray(a, 0, h, src, 1024, 8, 1, cudaMemcpyDefault));

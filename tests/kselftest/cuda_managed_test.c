@@ -319,9 +319,10 @@ TEST_F(rt, prefetch_batch_and_discard)
 	locs[1] = loc(cudaMemLocationTypeHostNuma, node);
 	EXPECT_EQ(cudaInvalidDeviceId, range_int(cudaMemRangeAttributeLastPrefetchLocation, p[3], MIB));
 	ASSERT_EQ(cudaSuccess, cudaMemPrefetchBatchAsync(p, sizes, 4, locs, idxs, 2, 0, s));
-	for (i = 0; i < 4; i++)
+	for (i = 0; i < 4; i++) {
 		EXPECT_EQ(i < 2 ? 0 : node,
 			  range_int(cudaMemRangeAttributeLastPrefetchLocationId, p[i], sizes[i]));
+	}
 	ASSERT_EQ(cudaSuccess, cudaStreamSynchronize(s));
 	for (i = 0; i < 4; i++) {
 		EXPECT_TRUE(all_on_node(self->ctx, p[i], sizes[i], i < 2 ? 0 : node));
@@ -387,8 +388,9 @@ TEST_F(rt, discard_batches)
 	EXPECT_EQ(CUDA_SUCCESS, cuMemDiscardBatchAsync((CUdeviceptr *)p, sizes, 3, 0,
 						       (CUstream)s));
 	EXPECT_EQ(cudaSuccess, cudaStreamSynchronize(s));
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < 3; i++) {
 		EXPECT_EQ(cudaSuccess, cudaFree(p[i]));
+	}
 	EXPECT_EQ(cudaSuccess, cudaStreamDestroy(s));
 	free(buf);
 }

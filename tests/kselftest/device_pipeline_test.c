@@ -214,9 +214,8 @@ static void log_page_accesses(struct __test_metadata *_metadata,
 	}
 }
 
-/* Check every read's data and every atomic's old value. */
-static int list_check_reads(struct __test_metadata *_metadata,
-			    struct list *l, const char *range)
+/* The first read (or atomic) of @l that got wrong data, or -1. */
+static int list_bad_read(const struct list *l)
 {
 	const struct uvm_access *a;
 	unsigned int k;
@@ -224,18 +223,27 @@ static int list_check_reads(struct __test_metadata *_metadata,
 
 	for (k = 0; k < l->n; k++) {
 		a = &l->acc[k];
-		if (a->type == UVM_ACCESS_WRITE)
-			continue;
 		off = l->bufoff[k];
-		if (memcmp(l->arena + off, l->expect + off, a->length)) {
-			TH_LOG("access %u (type %u, +%#llx, %llu bytes) read "
-			       "wrong data", k, a->type,
-			       (unsigned long long)(a->addr - (uintptr_t)range),
-			       (unsigned long long)a->length);
-			return -1;
-		}
+		if (a->type != UVM_ACCESS_WRITE &&
+		    memcmp(l->arena + off, l->expect + off, a->length))
+			return (int)k;
 	}
-	return 0;
+	return -1;
+}
+
+/* Check every read's data and every atomic's old value. */
+static int list_check_reads(struct __test_metadata *_metadata,
+			    struct list *l, const char *range)
+{
+	int k = list_bad_read(l);
+	const struct uvm_access *a = &l->acc[k < 0 ? 0 : k];
+
+	if (k < 0)
+		return 0;
+	TH_LOG("access %d (type %u, +%#llx, %llu bytes) read wrong data", k,
+	       a->type, (unsigned long long)(a->addr - (uintptr_t)range),
+	       (unsigned long long)a->length);
+	return -1;
 }
 
 /* Check the reads, then the range (through the CPU). */
@@ -606,11 +614,191 @@ TEST_F(pipe, user_buffers_in_the_migrating_blocks)
 						    a->length))
 					TH_LOG("round %d access %u", round, k);
 		}
-		for (k = 0; k < 3; k++)
+		for (k = 0; k < 3; k++) {
 			ASSERT_EQ(0, memcmp(p + k * BLOCK, l->model + k * BLOCK,
 					    half)) TH_LOG("round %d block %u",
 							  round, k);
+		}
 	}
+	munmap(p, len);
+}
+
+/*
+ * Threads that share every page but own different bytes: 64-byte slots,
+ * slot s belongs to owner s % OWNERS. Each owner keeps a sequential model
+ * of its own bytes, which no one else writes, so it can check every read
+ * while the others migrate, duplicate and collapse the same pages.
+ */
+#define OWNERS		3	/* device a, device b, the CPU */
+#define SLOT		64
+
+struct owner {
+	int fd, dev;		/* dev < 0: the CPU */
+	int id, rounds, failed;
+	int bad_ret, bad_k;	/* what failed: an ioctl's errno, an access */
+	size_t bad_off;
+	char *p;
+	size_t len;
+	struct list *l;
+	uint64_t seed;
+};
+
+/* A random access to one of @o's slots: offset and length. */
+static void owner_pick(struct owner *o, size_t *off, size_t *len, bool atomic)
+{
+	size_t slots = o->len / SLOT / OWNERS;
+	size_t slot = (uvm_rand64(&o->seed) % slots) * OWNERS + o->id;
+	size_t in = atomic ? (uvm_rand64(&o->seed) % (SLOT / 8)) * 8 :
+			     uvm_rand64(&o->seed) % SLOT;
+
+	*off = slot * SLOT + in;
+	*len = atomic ? 8 : 1 + uvm_rand64(&o->seed) % (SLOT - in);
+}
+
+static void owner_device_round(struct owner *o)
+{
+	struct list *l = o->l;
+	size_t pos = 0, off, len;
+	unsigned int k, n = 256 + uvm_rand64(&o->seed) % 1024;
+	uint32_t type;
+
+	for (k = 0; k < n; k++) {
+		type = UVM_ACCESS_READ + uvm_rand64(&o->seed) % 3;
+		owner_pick(o, &off, &len, type == UVM_ACCESS_ATOMIC_ADD);
+		list_add(l, k, type, off, len, &pos, &o->seed);
+	}
+	l->n = n;
+	list_place(l, o->p);
+	o->bad_ret = run_list(o->fd, o->dev, l);
+	o->bad_k = o->bad_ret ? -1 : list_bad_read(l);
+	if (o->bad_ret || o->bad_k >= 0) {
+		o->failed = 1;
+		if (o->bad_k >= 0)
+			o->bad_off = l->acc[o->bad_k].addr - (uintptr_t)o->p;
+	}
+}
+
+static void owner_cpu_round(struct owner *o)
+{
+	size_t off, len, k;
+	int i;
+
+	for (i = 0; i < 512 && !o->failed; i++) {
+		owner_pick(o, &off, &len, false);
+		if (uvm_rand64(&o->seed) % 2) {
+			for (k = 0; k < len; k++)
+				o->l->model[off + k] = (unsigned char)uvm_rand64(&o->seed);
+			memcpy(o->p + off, o->l->model + off, len);
+		} else if (memcmp(o->p + off, o->l->model + off, len)) {
+			o->failed = 1;
+			o->bad_off = off;
+		}
+	}
+}
+
+static void *owner_run(void *arg)
+{
+	struct owner *o = arg;
+	int r;
+
+	for (r = 0; r < o->rounds && !o->failed; r++) {
+		if (o->dev >= 0)
+			owner_device_round(o);
+		else
+			owner_cpu_round(o);
+	}
+	return NULL;
+}
+
+/* Meanwhile: random prefetches and policy changes over the range. */
+struct mover {
+	int fd, a, b;
+	char *p;
+	size_t len;
+	volatile int stop;
+	uint64_t seed;
+};
+
+static void *mover_run(void *arg)
+{
+	struct mover *m = arg;
+	size_t off, n;
+
+	while (!m->stop) {
+		off = (uvm_rand64(&m->seed) % (m->len / PAGE)) * PAGE;
+		n = PAGE * (1 + uvm_rand64(&m->seed) % 700);
+		if (off + n > m->len)
+			n = m->len - off;
+		switch (uvm_rand64(&m->seed) % 4) {
+		case 0:
+			uvm_prefetch(m->fd, m->p + off, n, UVM_LOC_HOST_NUMA,
+				     (int)(uvm_rand64(&m->seed) % 2));
+			break;
+		case 1:
+			uvm_prefetch(m->fd, m->p + off, n, UVM_LOC_DEVICE,
+				     uvm_rand64(&m->seed) % 2 ? m->a : m->b);
+			break;
+		case 2:
+			random_policies(m->fd, m->p, m->len, m->a, m->b,
+					&m->seed);
+			break;
+		default:
+			usleep(200);
+			break;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Device a, device b and the CPU work on the same pages at once, each on
+ * its own bytes, checking each read against its own model, while another
+ * thread prefetches pieces of the range to the host nodes and the devices
+ * and changes the policies. Then the whole range is checked.
+ */
+TEST_F(pipe, concurrent_owners_of_interleaved_bytes)
+{
+	size_t len = 3 * BLOCK, off;
+	char *p = uvm_map(self->fd, len);
+	struct owner o[OWNERS];
+	struct mover m = {
+		.fd = self->fd, .a = self->a, .b = self->b, .p = p, .len = len,
+		.seed = 0x5eed0006 + variant->batch,
+	};
+	pthread_t t[OWNERS], mt;
+	int i;
+
+	ASSERT_NE(NULL, p);
+	memset(p, 0, len);
+	for (i = 0; i < OWNERS; i++) {
+		o[i] = (struct owner){
+			.fd = self->fd, .id = i, .p = p, .len = len,
+			.dev = i == 0 ? self->a : i == 1 ? self->b : -1,
+			.rounds = i < 2 ? 12 : 200,
+			.seed = 0x5eed0100 + i + variant->batch,
+		};
+		o[i].l = list_new(len, 8 * MIB);
+		ASSERT_NE(NULL, o[i].l);
+	}
+	ASSERT_EQ(0, pthread_create(&mt, NULL, mover_run, &m));
+	for (i = 0; i < OWNERS; i++) {
+		ASSERT_EQ(0, pthread_create(&t[i], NULL, owner_run, &o[i]));
+	}
+	for (i = 0; i < OWNERS; i++)
+		pthread_join(t[i], NULL);
+	m.stop = 1;
+	pthread_join(mt, NULL);
+	for (i = 0; i < OWNERS; i++) {
+		EXPECT_EQ(0, o[i].failed)
+			TH_LOG("owner %d: ioctl %d, access %d at +%#zx", i,
+			       o[i].bad_ret, o[i].bad_k, o[i].bad_off);
+	}
+	for (off = 0; off < len; off++)
+		if (o[off / SLOT % OWNERS].l->model[off] != (unsigned char)p[off])
+			break;
+	EXPECT_EQ(len, off) TH_LOG("byte %#zx: %#x, owner %zu's model %#x",
+				   off, (unsigned char)p[off], off / SLOT % OWNERS,
+				   o[off / SLOT % OWNERS].l->model[off]);
 	munmap(p, len);
 }
 
@@ -683,10 +871,11 @@ TEST_F(pipe, cpu_thread_on_the_same_blocks)
 			}
 			ASSERT_EQ(0, uvm_ioctl(self->fd, UVM_IOCTL_DEVICE_ACCESS,
 					       &da));
-			for (k = 0; k < da.count; k++)
+			for (k = 0; k < da.count; k++) {
 				ASSERT_EQ(0, pattern_diff(out[k],
 							  (i + k) * PAGE + 2048, 64))
 					TH_LOG("round %d page %zu", round, i + k);
+			}
 		}
 		if (round % 2)
 			ASSERT_EQ(0, uvm_prefetch(self->fd, p, len,
@@ -694,9 +883,10 @@ TEST_F(pipe, cpu_thread_on_the_same_blocks)
 	}
 	c.stop = 1;
 	pthread_join(t, NULL);
-	for (i = 0; i < c.n; i++)
+	for (i = 0; i < c.n; i++) {
 		ASSERT_EQ(c.rounds, *(uint64_t *)(p + i * 8 * PAGE))
 			TH_LOG("counter %zu", i);
+	}
 	munmap(p, len);
 }
 

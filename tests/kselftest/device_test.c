@@ -118,10 +118,12 @@ TEST_F(dev, prefetch_to_device_populates_zeroed)
 	EXPECT_TRUE(on_dev(self->fd, p, self->a));
 	memset(buf, 0x5a, len);
 	ASSERT_EQ(0, uvm_dev_read(self->fd, self->a, p, len, buf));
-	for (i = 0; i < len; i += 999)
+	for (i = 0; i < len; i += 999) {
 		ASSERT_EQ(0, buf[i]);
-	for (i = 0; i < len; i += 999)
+	}
+	for (i = 0; i < len; i += 999) {
 		ASSERT_EQ(0, p[i]);
+	}
 	free(buf);
 	munmap(p, len);
 }
@@ -424,6 +426,46 @@ TEST_F(dev, cpu_maps_device_memory_when_accessed_by_cpu)
 	munmap(p, len);
 }
 
+/*
+ * The CPU maps a device's copy in place (read-only so far); the range turns
+ * read-mostly and another device reads a duplicate; then the CPU writes.
+ * The write must not land in one copy alone (the other device would keep
+ * reading the old data, and a later collapse could drop the written copy):
+ * the in-place mapping goes and the write faults the normal way.
+ */
+TEST_F(dev, cpu_write_in_place_after_duplication_collapses)
+{
+	size_t len = 4 * PAGE;
+	unsigned char *p = uvm_map(self->fd, len), buf[64];
+	int d;
+
+	ASSERT_NE(NULL, p);
+	for (d = 0; d < 2; d++) {
+		int dev = d ? self->b : self->a, other = d ? self->a : self->b;
+
+		ASSERT_EQ(0, uvm_advise(self->fd, p, len,
+					UVM_ADVISE_UNSET_READ_MOSTLY, 0, 0));
+		memset(p, 0x20 + d, len);
+		ASSERT_EQ(0, uvm_advise(self->fd, p, len,
+					UVM_ADVISE_SET_ACCESSED_BY, UVM_LOC_HOST, 0));
+		ASSERT_EQ(0, uvm_prefetch(self->fd, p, len, UVM_LOC_DEVICE, dev));
+		EXPECT_EQ(0x20 + d, p[PAGE + 3]);	/* mapped in place */
+		ASSERT_EQ(0, uvm_advise(self->fd, p, len,
+					UVM_ADVISE_SET_READ_MOSTLY, 0, 0));
+		ASSERT_EQ(0, uvm_dev_read(self->fd, other, p + PAGE, 64, buf));
+		EXPECT_TRUE(on_dev(self->fd, p + PAGE, other));	/* a duplicate */
+		p[PAGE + 4] = 0x77;
+		ASSERT_EQ(0, uvm_dev_read(self->fd, other, p + PAGE, 64, buf));
+		EXPECT_EQ(0x77, buf[4]) TH_LOG("device %d", other);
+		ASSERT_EQ(0, uvm_dev_read(self->fd, dev, p + PAGE, 64, buf));
+		EXPECT_EQ(0x77, buf[4]) TH_LOG("device %d", dev);
+		EXPECT_EQ(0x77, p[PAGE + 4]);
+		ASSERT_EQ(0, uvm_advise(self->fd, p, len,
+					UVM_ADVISE_UNSET_ACCESSED_BY, UVM_LOC_HOST, 0));
+	}
+	munmap(p, len);
+}
+
 TEST_F(dev, discard_drops_contents_keeps_policy)
 {
 	size_t len = 2 * MIB;
@@ -545,11 +587,13 @@ TEST_F(dev, device_memory_of_an_exited_process_reads_zero)
 	for (off = PAGE; off < len; off += 61 * PAGE + 64) {
 		ASSERT_EQ(0, uvm_dev_read(self->fd, dev, p + off, sizeof(buf),
 					  buf));
-		for (i = 0; i < (int)sizeof(buf); i++)
+		for (i = 0; i < (int)sizeof(buf); i++) {
 			ASSERT_EQ(0, buf[i]) TH_LOG("device read at %zu", off);
+		}
 	}
-	for (off = PAGE; off < len; off += 127 * PAGE + 8)
+	for (off = PAGE; off < len; off += 127 * PAGE + 8) {
 		ASSERT_EQ(0, p[off]) TH_LOG("CPU read at %zu", off);
+	}
 	EXPECT_EQ(1, p[0]);
 	munmap(p, len);
 }

@@ -301,8 +301,9 @@ TEST_F(dm, enospc_when_full)
 		EXPECT_EQ(total % chunk, dev_mem_free(self->fd, dev));
 		if (total % chunk == 0)
 			EXPECT_EQ(-ENOSPC, dm_alloc(self->fd, dev, 4096, &small, NULL));
-		for (k = 0; k < n; k++)
+		for (k = 0; k < n; k++) {
 			EXPECT_EQ(0, dm_free(self->fd, dev, h[k]));
+		}
 		EXPECT_EQ(total, dev_mem_free(self->fd, dev));
 		free(h);
 	}

@@ -53,8 +53,9 @@ static void run(struct __test_metadata *_metadata, int dev)
 	/* Managed data can no longer go to the device: it stays on the host. */
 	EXPECT_EQ(-ENOSPC, uvm_prefetch(fd, m, 4 * MIB, UVM_LOC_DEVICE, dev));
 	EXPECT_EQ(0, uvm_check(m, mlen, 5));
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		EXPECT_EQ(0, ufree_unmap(fd, d[i], dlen));
+	}
 	munmap(m, mlen);
 	EXPECT_EQ(free0, uvm_dev_free(fd, dev));
 	close(fd);
@@ -98,8 +99,9 @@ static void run_one_chunk(struct __test_metadata *_metadata, int dev)
 	EXPECT_NE(0, uvm_res1(fd, m + mlen - dlen).devices_resident);
 	EXPECT_EQ(0, uvm_check(m, mlen, 9));
 	munmap(m, mlen);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		EXPECT_EQ(0, ufree_unmap(fd, d[i], dlen));
+	}
 	EXPECT_EQ(free0, uvm_dev_free(fd, dev));
 	close(fd);
 }

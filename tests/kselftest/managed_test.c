@@ -38,8 +38,9 @@ TEST_F(va, map_sizes_zero_fill_and_data)
 		size_t j;
 
 		ASSERT_NE(NULL, p);
-		for (j = 0; j < len; j += 997)
+		for (j = 0; j < len; j += 997) {
 			ASSERT_EQ(0, p[j]);
+		}
 		uvm_fill(p, len, i);
 		ASSERT_EQ(0, uvm_check(p, len, i));
 		ASSERT_EQ(0, munmap(p, len));
@@ -210,15 +211,17 @@ TEST_F(va, prefetch_between_nodes_is_byte_exact)
 
 		ASSERT_EQ(0, uvm_prefetch(self->fd, p + off, n,
 					  UVM_LOC_HOST_NUMA, node));
-		for (i = off & ~(PAGE - 1); i < off + n; i += 61 * PAGE)
+		for (i = off & ~(PAGE - 1); i < off + n; i += 61 * PAGE) {
 			EXPECT_EQ(node, uvm_page_node(self->fd, p + i));
+		}
 		ASSERT_EQ(0, uvm_move_pages_query(p + (off & ~(PAGE - 1)), &status));
 		EXPECT_TRUE(status == node || status == -ENOENT);
 	}
 	for (size_t off = 0; off < len; off += 512 * 1024) {
 		EXPECT_EQ(0, uvm_check(p + off, 256 * 1024, off));
-		for (size_t i = 256 * 1024; i < 512 * 1024; i += 4096)
+		for (size_t i = 256 * 1024; i < 512 * 1024; i += 4096) {
 			ASSERT_EQ(0, p[off + i]);
+		}
 	}
 	EXPECT_LT(h2h0, uvm_stat(self->fd, UVM_STAT_MIGRATE_H2H_PAGES,
 				 UVM_STATS_VA_SPACE));
@@ -247,8 +250,9 @@ TEST_F(va, prefetch_populates_unpopulated_pages_at_destination)
 		EXPECT_EQ(1, r[i].cpu_node);
 		EXPECT_FALSE(r[i].flags & UVM_PAGE_CPU_MAPPED);
 	}
-	for (i = 0; i < len; i += 509)
+	for (i = 0; i < len; i += 509) {
 		ASSERT_EQ(0, p[i]);
+	}
 	free(r);
 	munmap(p, len);
 }
@@ -440,12 +444,14 @@ TEST_F(va, write_fault_maps_granule_writable)
 	EXPECT_EQ(m0, uvm_stat(self->fd, UVM_STAT_CPU_MKWRITE,
 			       UVM_STATS_VA_SPACE));
 	ASSERT_EQ(0, uvm_residency(self->fd, p, g + 1, r));
-	for (i = 0; i < g; i++)
+	for (i = 0; i < g; i++) {
 		EXPECT_TRUE(r[i].flags & UVM_PAGE_CPU_WRITABLE);
+	}
 	if (g < 512)	/* the next granule is untouched */
 		EXPECT_FALSE(r[g].flags & UVM_PAGE_POPULATED);
-	for (i = 1; i < g; i++)
+	for (i = 1; i < g; i++) {
 		ASSERT_EQ((char)i, p[i * PAGE]);
+	}
 	munmap(p, 2 * MIB);
 }
 

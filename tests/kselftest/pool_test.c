@@ -90,13 +90,15 @@ TEST_F(pool, node_moves_reuse_pages_of_the_target_node)
 	if (uvm_cpu_of_node(1) < 0)
 		SKIP(return, "needs node 1");
 	uvm_fill(p, len, 9);
-	for (i = 0; i < 2; i++)
+	for (i = 0; i < 2; i++) {
 		ASSERT_EQ(0, uvm_prefetch(self->fd, p, len, UVM_LOC_HOST_NUMA,
 					  i & 1));
+	}
 	r0 = reused(self->fd);
-	for (i = 0; i < 2; i++)
+	for (i = 0; i < 2; i++) {
 		ASSERT_EQ(0, uvm_prefetch(self->fd, p, len, UVM_LOC_HOST_NUMA,
 					  i & 1));
+	}
 	EXPECT_LE(r0 + 2 * (len / PAGE), reused(self->fd));
 	EXPECT_EQ(1, uvm_page_node(self->fd, p));
 	EXPECT_EQ(0, uvm_check(p, len, 9));
@@ -117,8 +119,9 @@ TEST_F(pool, zero_fill_never_comes_from_the_pool)
 	r0 = reused(self->fd);
 	q = uvm_map(self->fd, len);
 	ASSERT_NE(NULL, q);
-	for (i = 0; i < len; i++)
+	for (i = 0; i < len; i++) {
 		ASSERT_EQ(0, q[i]);
+	}
 	EXPECT_EQ(r0, reused(self->fd));
 	munmap(q, len);
 	munmap(p, len);
@@ -142,8 +145,9 @@ TEST_F(pool, other_va_space_sees_only_zeroes)
 	ASSERT_EQ(0, uvm_prefetch(fd2, q, len, UVM_LOC_DEVICE, self->dev));
 	ASSERT_EQ(0, uvm_prefetch(fd2, q, len, UVM_LOC_HOST_NUMA, self->node));
 	EXPECT_EQ(0, reused(fd2));
-	for (i = 0; i < len; i++)
+	for (i = 0; i < len; i++) {
 		ASSERT_EQ(0, q[i]);
+	}
 	munmap(q, len);
 	close(fd2);
 	munmap(p, len);

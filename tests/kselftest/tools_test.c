@@ -272,8 +272,9 @@ TEST_F(tools, sysfs_device_counters)
 	EXPECT_EQ((long long)pages, b[0][BPAGES] - a[0][BPAGES]);
 	EXPECT_EQ((long long)pages, b[0][H2D] - a[0][H2D]);
 	EXPECT_EQ((long long)len, b[0][H2D_B] - a[0][H2D_B]);
-	for (i = 0; i < N; i++)
+	for (i = 0; i < N; i++) {
 		EXPECT_EQ(a[1][i], b[1][i]) TH_LOG("device 1 %s moved", names[i]);
+	}
 
 	ASSERT_EQ(0, uvm_prefetch(self->fd, p, len, UVM_LOC_DEVICE, 1));
 	memset(p, 6, len);	/* CPU faults bring it home from device 1 */
