@@ -678,11 +678,28 @@ static void owner_device_round(struct owner *o)
 	}
 }
 
+/* A CPU sweep over all of @o's slots in order (fault-ahead kicks in). */
+static void owner_cpu_sweep(struct owner *o)
+{
+	size_t off;
+
+	for (off = (size_t)o->id * SLOT; off < o->len && !o->failed;
+	     off += OWNERS * SLOT)
+		if (memcmp(o->p + off, o->l->model + off, SLOT)) {
+			o->failed = 1;
+			o->bad_off = off;
+		}
+}
+
 static void owner_cpu_round(struct owner *o)
 {
 	size_t off, len, k;
 	int i;
 
+	if (uvm_rand64(&o->seed) % 16 == 0) {
+		owner_cpu_sweep(o);
+		return;
+	}
 	for (i = 0; i < 512 && !o->failed; i++) {
 		owner_pick(o, &off, &len, false);
 		if (uvm_rand64(&o->seed) % 2) {
