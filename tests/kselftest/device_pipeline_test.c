@@ -50,11 +50,7 @@ FIXTURE_SETUP(pipe)
 	ASSERT_LE(0, self->fd);
 	if (uvm_devices(self->fd, info, UVM_MAX_DEVICES) < 2)
 		SKIP(return, "needs 2 devices");
-	self->a = uvm_find_device(self->fd, UVM_BACKEND_PCI_BAR, 0);
-	if (self->a < 0)
-		self->a = uvm_find_device(self->fd, 0, 0);
-	self->b = uvm_find_device(self->fd, 0, 0) == self->a ?
-		  uvm_find_device(self->fd, 0, 1) : uvm_find_device(self->fd, 0, 0);
+	uvm_two_devices(self->fd, &self->a, &self->b);
 	self->saved_batch = uvm_read_long(BATCH_PARAM);
 	ASSERT_LT(0, self->saved_batch);
 	ASSERT_EQ(0, uvm_write_long(BATCH_PARAM, variant->batch));
@@ -315,6 +311,25 @@ static void scatter(int fd, char *p, size_t len, int b, uint64_t *seed,
 }
 
 /*
+ * Six rounds: scatter the range (scatter()), run a random list from device
+ * @a, check it and the range. Return: -1, or the round that failed.
+ */
+static int scattered_rounds(struct __test_metadata *_metadata, int fd, int a,
+			    int b, char *p, struct list *l, uint64_t seed)
+{
+	int round;
+
+	for (round = 0; round < 6; round++) {
+		scatter(fd, p, l->len, b, &seed, l->model);
+		list_build(l, &seed, 0);
+		list_place(l, p);
+		if (run_list(fd, a, l) || list_check(_metadata, l, p))
+			return round;
+	}
+	return -1;
+}
+
+/*
  * Random lists over 3 blocks whose data is scattered over the host, the
  * other device and nowhere, in rounds, with the CPU reading everything in
  * between: every read sees the last write before it in the list.
@@ -325,18 +340,12 @@ TEST_F(pipe, random_lists_match_sequential_model)
 	char *p = uvm_map(self->fd, len);
 	struct list *l = list_new(len, 8 * MIB);
 	uint64_t seed = 0x5eed0001 + variant->batch;
-	int round;
 
 	ASSERT_NE(NULL, p);
 	ASSERT_NE(NULL, l);
 	ASSERT_NE(NULL, l->model);
-	for (round = 0; round < 6; round++) {
-		scatter(self->fd, p, len, self->b, &seed, l->model);
-		list_build(l, &seed, 0);
-		list_place(l, p);
-		ASSERT_EQ(0, run_list(self->fd, self->a, l)) TH_LOG("round %d", round);
-		ASSERT_EQ(0, list_check(_metadata, l, p)) TH_LOG("round %d", round);
-	}
+	ASSERT_EQ(-1, scattered_rounds(_metadata, self->fd, self->a, self->b,
+				       p, l, seed));
 	munmap(p, len);
 }
 
@@ -351,7 +360,6 @@ TEST_F(pipe, random_lists_with_policies_match_sequential_model)
 	char *p = uvm_map(self->fd, len);
 	struct list *l = list_new(len, 8 * MIB);
 	uint64_t seed = 0x5eed0002 + variant->batch;
-	int round;
 
 	ASSERT_NE(NULL, p);
 	ASSERT_NE(NULL, l);
@@ -365,13 +373,8 @@ TEST_F(pipe, random_lists_with_policies_match_sequential_model)
 	ASSERT_EQ(0, uvm_advise(self->fd, p + 3 * q, q,
 				UVM_ADVISE_SET_PREFERRED_LOCATION,
 				UVM_LOC_HOST_NUMA, 0));
-	for (round = 0; round < 6; round++) {
-		scatter(self->fd, p, len, self->b, &seed, l->model);
-		list_build(l, &seed, 0);
-		list_place(l, p);
-		ASSERT_EQ(0, run_list(self->fd, self->a, l)) TH_LOG("round %d", round);
-		ASSERT_EQ(0, list_check(_metadata, l, p)) TH_LOG("round %d", round);
-	}
+	ASSERT_EQ(-1, scattered_rounds(_metadata, self->fd, self->a, self->b,
+				       p, l, seed));
 	munmap(p, len);
 }
 
@@ -865,29 +868,6 @@ TEST_F(pipe, concurrent_owners_oversubscribed)
 			       UVM_STATS_VA_SPACE));
 }
 
-/* A CPU thread incrementing a counter on every 8th page until told to stop. */
-struct counters {
-	char *base;
-	size_t n;
-	volatile int stop;
-	uint64_t rounds;
-};
-
-static void *count_up(void *arg)
-{
-	struct counters *c = arg;
-	uint64_t rounds = 0;
-	size_t i;
-
-	while (!c->stop) {
-		for (i = 0; i < c->n; i++)
-			*(volatile uint64_t *)(c->base + i * 8 * PAGE) += 1;
-		rounds++;
-	}
-	c->rounds = rounds;
-	return NULL;
-}
-
 /* Does @buf hold the uvm_fill(.., 7) pattern of bytes [off, off + n)? */
 static int pattern_diff(const unsigned char *buf, size_t off, size_t n)
 {
@@ -910,7 +890,7 @@ TEST_F(pipe, cpu_thread_on_the_same_blocks)
 	char *p = uvm_map(self->fd, len);
 	static struct uvm_access acc[NACC];
 	static unsigned char out[NACC][64];
-	struct counters c = { .base = p, .n = len / (8 * PAGE) };
+	struct uvm_writer w = { p, len / PAGE / 8, 0, 0 };
 	struct uvm_device_access da = {
 		.device = self->a, .accesses = (uintptr_t)acc,
 	};
@@ -919,9 +899,9 @@ TEST_F(pipe, cpu_thread_on_the_same_blocks)
 
 	ASSERT_NE(NULL, p);
 	uvm_fill(p, len, 7);
-	for (i = 0; i < c.n; i++)
+	for (i = 0; i < w.n; i++)
 		*(uint64_t *)(p + i * 8 * PAGE) = 0;
-	ASSERT_EQ(0, pthread_create(&t, NULL, count_up, &c));
+	ASSERT_EQ(0, pthread_create(&t, NULL, uvm_write_counters, &w));
 	for (round = 0; round < 12; round++) {
 		for (i = 0; i < np; i += NACC) {
 			da.count = np - i < NACC ? np - i : NACC;
@@ -944,12 +924,7 @@ TEST_F(pipe, cpu_thread_on_the_same_blocks)
 			ASSERT_EQ(0, uvm_prefetch(self->fd, p, len,
 						  UVM_LOC_HOST_NUMA, 0));
 	}
-	c.stop = 1;
-	pthread_join(t, NULL);
-	for (i = 0; i < c.n; i++) {
-		ASSERT_EQ(c.rounds, *(uint64_t *)(p + i * 8 * PAGE))
-			TH_LOG("counter %zu", i);
-	}
+	EXPECT_EQ(w.n, uvm_writer_stop(&w, t)) TH_LOG("a CPU write was lost");
 	munmap(p, len);
 }
 

@@ -30,11 +30,7 @@ FIXTURE_SETUP(dev)
 	self->ndev = uvm_devices(self->fd, info, UVM_MAX_DEVICES);
 	if (self->ndev < 2)
 		SKIP(return, "needs 2 devices");
-	self->a = uvm_find_device(self->fd, UVM_BACKEND_PCI_BAR, 0);
-	if (self->a < 0)
-		self->a = uvm_find_device(self->fd, 0, 0);
-	self->b = uvm_find_device(self->fd, 0, 0) == self->a ?
-		  uvm_find_device(self->fd, 0, 1) : uvm_find_device(self->fd, 0, 0);
+	uvm_two_devices(self->fd, &self->a, &self->b);
 }
 
 FIXTURE_TEARDOWN(dev)
@@ -733,50 +729,6 @@ TEST_F(dev, many_small_accesses_in_one_call)
 	munmap(p, len);
 }
 
-/* n slots, one every 8 pages (each block has slots to lose). */
-struct writer {
-	char *base;
-	size_t n;
-	volatile int stop;
-	uint64_t last;
-};
-
-static volatile uint64_t *slot(struct writer *w, size_t i)
-{
-	return (volatile uint64_t *)(w->base + i * 8 * PAGE);
-}
-
-/*
- * Increment every slot in turn until told to stop: a lost write shows as a
- * slot behind the number of rounds (later increments build on it).
- */
-static void *write_counters(void *arg)
-{
-	struct writer *w = arg;
-	uint64_t rounds = 0;
-	size_t i;
-
-	while (!w->stop) {
-		for (i = 0; i < w->n; i++)
-			*slot(w, i) += 1;
-		rounds++;
-	}
-	w->last = rounds;
-	return NULL;
-}
-
-/* Stop the writer: the first slot behind its rounds, or w->n if none. */
-static size_t writer_stop(struct writer *w, pthread_t t)
-{
-	size_t i;
-
-	w->stop = 1;
-	pthread_join(t, NULL);
-	for (i = 0; i < w->n && *slot(w, i) == w->last; i++)
-		;
-	return i;
-}
-
 /*
  * A CPU thread keeps writing while the range moves between the host and a
  * device: no write may be lost (the CPU's writable mappings go before a
@@ -786,19 +738,19 @@ TEST_F(dev, cpu_writes_during_migration_are_not_lost)
 {
 	size_t len = 4 * MIB;
 	char *p = uvm_map(self->fd, len);
-	struct writer w = { p, len / PAGE / 8, 0, 0 };
+	struct uvm_writer w = { p, len / PAGE / 8, 0, 0 };
 	pthread_t t;
 	int k;
 
 	ASSERT_NE(NULL, p);
 	memset(p, 0, len);
-	ASSERT_EQ(0, pthread_create(&t, NULL, write_counters, &w));
+	ASSERT_EQ(0, pthread_create(&t, NULL, uvm_write_counters, &w));
 	for (k = 0; k < 20; k++) {
 		ASSERT_EQ(0, uvm_prefetch(self->fd, p, len, UVM_LOC_DEVICE,
 					  k & 1 ? self->b : self->a));
 		ASSERT_EQ(0, uvm_prefetch(self->fd, p, len, UVM_LOC_HOST_NUMA, 0));
 	}
-	EXPECT_EQ(w.n, writer_stop(&w, t)) TH_LOG("a CPU write was lost");
+	EXPECT_EQ(w.n, uvm_writer_stop(&w, t)) TH_LOG("a CPU write was lost");
 	munmap(p, len);
 }
 
@@ -807,7 +759,7 @@ TEST_F(dev, cpu_writes_in_device_memory_during_migration_are_not_lost)
 {
 	size_t len = 4 * MIB;
 	char *p = uvm_map(self->fd, len);
-	struct writer w = { p, len / PAGE / 8, 0, 0 };
+	struct uvm_writer w = { p, len / PAGE / 8, 0, 0 };
 	pthread_t t;
 	int k;
 
@@ -816,7 +768,7 @@ TEST_F(dev, cpu_writes_in_device_memory_during_migration_are_not_lost)
 	ASSERT_EQ(0, uvm_advise(self->fd, p, len, UVM_ADVISE_SET_ACCESSED_BY,
 				UVM_LOC_HOST, 0));
 	ASSERT_EQ(0, uvm_prefetch(self->fd, p, len, UVM_LOC_DEVICE, self->a));
-	ASSERT_EQ(0, pthread_create(&t, NULL, write_counters, &w));
+	ASSERT_EQ(0, pthread_create(&t, NULL, uvm_write_counters, &w));
 	for (k = 0; k < 12; k++) {
 		ASSERT_EQ(0, uvm_prefetch(self->fd, p, len, UVM_LOC_DEVICE,
 					  k & 1 ? self->a : self->b));
@@ -824,7 +776,7 @@ TEST_F(dev, cpu_writes_in_device_memory_during_migration_are_not_lost)
 			ASSERT_EQ(0, uvm_prefetch(self->fd, p, len,
 						  UVM_LOC_HOST_NUMA, 0));
 	}
-	EXPECT_EQ(w.n, writer_stop(&w, t)) TH_LOG("a CPU write was lost");
+	EXPECT_EQ(w.n, uvm_writer_stop(&w, t)) TH_LOG("a CPU write was lost");
 	munmap(p, len);
 }
 

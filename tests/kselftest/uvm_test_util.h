@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -282,6 +283,16 @@ static inline int uvm_find_device(int fd, unsigned int backend, int n)
 	return -1;
 }
 
+/* Two devices: *@a a PCI one if there is one, *@b another (-1: none). */
+static inline void uvm_two_devices(int fd, int *a, int *b)
+{
+	*a = uvm_find_device(fd, UVM_BACKEND_PCI_BAR, 0);
+	if (*a < 0)
+		*a = uvm_find_device(fd, 0, 0);
+	*b = uvm_find_device(fd, 0, 0) == *a ? uvm_find_device(fd, 0, 1) :
+					       uvm_find_device(fd, 0, 0);
+}
+
 static inline uint64_t uvm_dev_free(int fd, int id)
 {
 	struct uvm_device_info info[UVM_MAX_DEVICES];
@@ -350,6 +361,53 @@ static inline struct uvm_page_residency uvm_res1(int fd, void *p)
 	memset(&r, 0xff, sizeof(r));
 	uvm_residency(fd, p, 1, &r);
 	return r;
+}
+
+/*
+ * A CPU thread writing counters: n slots, one every 8 pages (each block
+ * has slots to lose).
+ */
+struct uvm_writer {
+	char *base;
+	size_t n;
+	volatile int stop;
+	uint64_t last;
+};
+
+static inline volatile uint64_t *uvm_writer_slot(struct uvm_writer *w, size_t i)
+{
+	return (volatile uint64_t *)(w->base + i * 8 * PAGE);
+}
+
+/*
+ * Increment every slot in turn until told to stop: a lost write shows as a
+ * slot behind the number of rounds (later increments build on it).
+ */
+static inline void *uvm_write_counters(void *arg)
+{
+	struct uvm_writer *w = arg;
+	uint64_t rounds = 0;
+	size_t i;
+
+	while (!w->stop) {
+		for (i = 0; i < w->n; i++)
+			*uvm_writer_slot(w, i) += 1;
+		rounds++;
+	}
+	w->last = rounds;
+	return NULL;
+}
+
+/* Stop the writer: the first slot behind its rounds, or w->n if none. */
+static inline size_t uvm_writer_stop(struct uvm_writer *w, pthread_t t)
+{
+	size_t i;
+
+	w->stop = 1;
+	pthread_join(t, NULL);
+	for (i = 0; i < w->n && *uvm_writer_slot(w, i) == w->last; i++)
+		;
+	return i;
 }
 
 #endif /* UVM_TEST_UTIL_H */
