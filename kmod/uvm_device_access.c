@@ -133,6 +133,7 @@ static int access_fly_end(struct access_ctx *c)
 {
 	if (!c->fly || !c->fly_op->busy)
 		return 0;
+	lockdep_assert_held(&c->mgd->lock);
 	return uvm_block_service_faults_end_locked(c->fly_op);
 }
 
@@ -171,6 +172,7 @@ static int access_fly_check(struct access_ctx *c, struct uvm_va_block *block,
 
 	if (block != c->fly || !c->fly_op->busy)
 		return 0;
+	lockdep_assert_held(&block->lock);
 	for (i = first; i <= last; i++)
 		if (test_bit(i, c->fly_op->mask) ||
 		    !dev_mapped(block, c->udev->id, i, write))
