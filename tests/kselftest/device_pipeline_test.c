@@ -10,6 +10,7 @@
  * pipeline) and a CPU thread working on the same blocks.
  */
 #include <pthread.h>
+#include <sys/wait.h>
 #include <stdio.h>
 
 #include "kselftest_harness.h"
@@ -866,6 +867,75 @@ TEST_F(pipe, concurrent_owners_oversubscribed)
 				0x5eed0007 + variant->batch));
 	EXPECT_LT(ev, uvm_stat(self->fd, UVM_STAT_EVICTIONS,
 			       UVM_STATS_VA_SPACE));
+}
+
+/* Is [p, p + len) the uvm_fill(.., seed) pattern, through device @dev? */
+static int device_sees_pattern(int fd, int dev, char *p, size_t len,
+			       uint64_t seed)
+{
+	unsigned char buf[256];
+	size_t off, i;
+
+	for (off = 0; off < len; off += 13 * PAGE + 64) {
+		if (uvm_dev_read(fd, dev, p + off, sizeof(buf), buf))
+			return -1;
+		for (i = 0; i < sizeof(buf); i++)
+			if (buf[i] != uvm_pattern(seed, off + i))
+				return -1;
+	}
+	return 0;
+}
+
+/*
+ * Eviction takes any process's managed data: another process fills three
+ * quarters of the smaller device and waits; this one then needs three
+ * quarters too. The other's blocks go home (evicted, counted), and both
+ * processes still read their own data, from the CPU and the device.
+ */
+TEST_F(pipe, another_process_data_is_evicted_not_lost)
+{
+	int small, other, go[2], ready[2], status;
+	uint64_t ev0 = uvm_stat(self->fd, UVM_STAT_EVICTIONS, UVM_STATS_GLOBAL);
+	size_t len;
+	char *p, c;
+	pid_t pid;
+
+	smallest_two(self->fd, &small, &other);
+	len = uvm_dev_total(self->fd, small) / 4 * 3 / BLOCK * BLOCK;
+	if (len > 192 * MIB)
+		SKIP(return, "smallest device too large (%zu MiB)", len / MIB);
+	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, pipe(ready));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		int fd = uvm_open();
+		char *q = uvm_map(fd, len);
+
+		if (!q)
+			_exit(1);
+		uvm_fill(q, len, 31);
+		if (uvm_prefetch(fd, q, len, UVM_LOC_DEVICE, small))
+			_exit(2);
+		if (write(ready[1], "r", 1) != 1 || read(go[0], &c, 1) != 1)
+			_exit(3);
+		if (device_sees_pattern(fd, small, q, len, 31))
+			_exit(4);
+		_exit(uvm_check(q, len, 31) ? 5 : 0);
+	}
+	ASSERT_EQ(1, read(ready[0], &c, 1));
+	p = uvm_map(self->fd, len);
+	ASSERT_NE(NULL, p);
+	uvm_fill(p, len, 32);
+	ASSERT_EQ(0, uvm_prefetch(self->fd, p, len, UVM_LOC_DEVICE, small));
+	EXPECT_LT(ev0, uvm_stat(self->fd, UVM_STAT_EVICTIONS, UVM_STATS_GLOBAL));
+	EXPECT_EQ(0, device_sees_pattern(self->fd, small, p, len, 32));
+	ASSERT_EQ(1, write(go[1], "g", 1));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(0, uvm_check(p, len, 32));
+	munmap(p, len);
 }
 
 /* Does @buf hold the uvm_fill(.., 7) pattern of bytes [off, off + n)? */
