@@ -504,6 +504,7 @@ void uvm_block_unmap_host_targets_locked(struct uvm_va_block *block,
 	struct uvm_block_dev *bd;
 	unsigned int d, i;
 
+	lockdep_assert_held(&block->lock);
 	for (d = 0; d < UVM_MAX_DEVICES && block->nr_devs; d++) {
 		bd = block->dev[d];
 		if (!bd || !bitmap_and(drop, mask, bd->mapped, UVM_BLOCK_PAGES))
@@ -654,7 +655,9 @@ static int block_fill_dev_end(struct uvm_to_dev *op)
  * Copies come from another device (peer copy, done here) or the host copy
  * (started here, with the CPU PTEs of the moving pages zapped meanwhile;
  * uvm_block_to_dev_end_locked() waits for it). Between the two the caller
- * may work on, but not on this block.
+ * keeps the block locked and may work on other blocks (trylocked), and
+ * access pages of this block outside @mask through their existing device
+ * mappings (the device-access pipeline, uvm_device_access.c).
  *
  * Return: 0 (end it), or a negative errno: nothing to end, no page moved.
  */
