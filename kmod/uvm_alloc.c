@@ -24,6 +24,7 @@
 #include "uvm_hostreg.h"
 #include "uvm_mem.h"
 #include "uvm_va_space.h"
+#include "uvm_vma.h"
 
 /**
  * DOC: Device and pinned host allocations
@@ -487,6 +488,14 @@ static vm_fault_t uvm_alloc_fault(struct vm_fault *vmf)
 	return VM_FAULT_SIGBUS;
 }
 
+/* fork() copying the VMA into another mm (see uvm_vma.c). */
+static void uvm_alloc_vma_open(struct vm_area_struct *vma)
+{
+	struct uvm_va_space *va_space = vma->vm_private_data;
+
+	uvm_vma_open_foreign(vma, va_space->mgd.mm);
+}
+
 /* munmap (or exit) of a whole allocation VMA: free it if not freed yet. */
 static void uvm_alloc_vma_close(struct vm_area_struct *vma)
 {
@@ -494,6 +503,8 @@ static void uvm_alloc_vma_close(struct vm_area_struct *vma)
 	struct uvm_alloc_space *as = &va_space->allocs;
 	struct uvm_obj *obj;
 
+	if (vma->vm_mm != va_space->mgd.mm)
+		return;
 	mutex_lock(&as->lock);
 	obj = mtree_load(&as->ranges, vma->vm_start);
 	if (obj && (obj->kind == UVM_OBJ_HOSTREG ||
@@ -518,6 +529,7 @@ static int uvm_alloc_vma_mremap(struct vm_area_struct *vma)
 }
 
 static const struct vm_operations_struct uvm_alloc_vm_ops = {
+	.open = uvm_alloc_vma_open,
 	.fault = uvm_alloc_fault,
 	.close = uvm_alloc_vma_close,
 	.may_split = uvm_alloc_vma_may_split,
@@ -545,7 +557,8 @@ static struct uvm_alloc *uvm_alloc_mmap_target(struct uvm_alloc_space *as,
 
 bool uvm_vma_is_uvm(struct vm_area_struct *vma)
 {
-	return vma->vm_ops == &uvm_alloc_vm_ops || vma->vm_ops == &uvm_vm_ops;
+	return vma->vm_ops == &uvm_alloc_vm_ops || vma->vm_ops == &uvm_vm_ops ||
+	       uvm_vma_is_foreign(vma);
 }
 
 /**

@@ -38,6 +38,7 @@
 #include "uvm_device.h"
 #include "uvm_managed.h"
 #include "uvm_trace.h"
+#include "uvm_vma.h"
 
 unsigned int uvm_fault_granule_pages = SZ_64K >> PAGE_SHIFT;
 
@@ -415,15 +416,25 @@ static vm_fault_t block_cpu_fault(struct uvm_va_block *block,
 	return ret ?: VM_FAULT_NOPAGE;
 }
 
+/* The VA space of @vma, if the faulting mm owns it (see uvm_vma.c). */
+static struct uvm_managed *vma_owner_mgd(struct vm_area_struct *vma)
+{
+	struct uvm_managed *mgd = vma->vm_private_data;
+
+	return mgd && mgd->mm == vma->vm_mm ? mgd : NULL;
+}
+
 static vm_fault_t uvm_vm_fault(struct vm_fault *vmf)
 {
-	struct uvm_managed *mgd = vmf->vma->vm_private_data;
+	struct uvm_managed *mgd = vma_owner_mgd(vmf->vma);
 	const struct uvm_policy *pol;
 	struct uvm_va_block *block;
 	vm_fault_t ret = VM_FAULT_SIGBUS;
 	int nid = NUMA_NO_NODE;
 	u64 t0 = ktime_get_ns();
 
+	if (!mgd)
+		return VM_FAULT_SIGBUS;
 	down_read(&mgd->lock);
 	pol = uvm_policy_at(&mgd->policies, vmf->address);
 	if (!pol)
@@ -475,63 +486,107 @@ static bool cpu_device_map_may_write(struct uvm_va_block *block,
 	return false;
 }
 
+/*
+ * A write upgrade the handler cannot grant: the PTE maps something that is
+ * no longer the page's copy of record (a stale PTE), or nothing is managed
+ * there any more. Zap the PTE so the access faults again through ->fault,
+ * which maps the right copy or answers SIGBUS: returning VM_FAULT_NOPAGE
+ * with the PTE left as it was would retry the same write fault forever.
+ */
+static vm_fault_t mkwrite_refault(struct uvm_managed *mgd,
+				  struct vm_fault *vmf)
+{
+	unmap_mapping_range(&mgd->mapping, vmf->address & PAGE_MASK,
+			    PAGE_SIZE, 1);
+	return VM_FAULT_NOPAGE;
+}
+
+/* ->page_mkwrite with the block found; its lock held. */
+static vm_fault_t block_page_mkwrite_locked(struct uvm_va_block *block,
+					    struct vm_fault *vmf)
+{
+	unsigned int idx = uvm_block_index(vmf->address);
+
+	lockdep_assert_held(&block->lock);
+	if (!cpu_device_map_may_write(block, idx))
+		return VM_FAULT_NOPAGE;	/* zapped: fault again */
+	if (block->cpu_pages[idx] != vmf->page &&
+	    !test_bit(idx, block->cpu_maps_dev))
+		return mkwrite_refault(block->mgd, vmf);
+	block_collapse_to_cpu(block, idx);
+	set_bit(idx, block->cpu_mapped);
+	set_bit(idx, block->cpu_writable);
+	lock_page(vmf->page);
+	return VM_FAULT_LOCKED;
+}
+
 static vm_fault_t uvm_vm_page_mkwrite(struct vm_fault *vmf)
 {
-	struct uvm_managed *mgd = vmf->vma->vm_private_data;
-	unsigned int idx = uvm_block_index(vmf->address);
+	struct uvm_managed *mgd = vma_owner_mgd(vmf->vma);
 	struct uvm_va_block *block;
-	vm_fault_t ret = VM_FAULT_NOPAGE;
+	vm_fault_t ret;
 
+	if (!mgd)
+		return VM_FAULT_SIGBUS;
 	down_read(&mgd->lock);
 	block = xa_load(&mgd->blocks, vmf->address >> UVM_BLOCK_SHIFT);
-	if (!block)
-		goto out_unlock;
+	if (block) {
+		mutex_lock(&block->lock);
+		ret = block_page_mkwrite_locked(block, vmf);
+		mutex_unlock(&block->lock);
+		uvm_count(mgd, UVM_STAT_CPU_MKWRITE, 1);
+	} else {
+		ret = mkwrite_refault(mgd, vmf);
+	}
+	up_read(&mgd->lock);
+	return ret;
+}
 
+/* Write upgrade of a PTE to device memory (no struct page behind it). */
+static vm_fault_t uvm_vm_pfn_mkwrite(struct vm_fault *vmf)
+{
+	struct uvm_managed *mgd = vma_owner_mgd(vmf->vma);
+	unsigned int idx = uvm_block_index(vmf->address);
+	struct uvm_va_block *block;
+	vm_fault_t ret;
+
+	if (!mgd)
+		return VM_FAULT_SIGBUS;
+	down_read(&mgd->lock);
+	block = xa_load(&mgd->blocks, vmf->address >> UVM_BLOCK_SHIFT);
+	if (!block) {
+		ret = mkwrite_refault(mgd, vmf);
+		goto out_unlock;
+	}
 	mutex_lock(&block->lock);
-	if (!cpu_device_map_may_write(block, idx)) {
-		ret = VM_FAULT_NOPAGE;	/* zapped: fault again */
-	} else if (block->cpu_pages[idx] == vmf->page ||
-		   test_bit(idx, block->cpu_maps_dev)) {
-		block_collapse_to_cpu(block, idx);
-		set_bit(idx, block->cpu_mapped);
+	if (!test_bit(idx, block->cpu_maps_dev)) {
+		ret = mkwrite_refault(mgd, vmf);
+	} else if (cpu_device_map_may_write(block, idx)) {
 		set_bit(idx, block->cpu_writable);
-		lock_page(vmf->page);
-		ret = VM_FAULT_LOCKED;
+		ret = 0;
+	} else {
+		ret = VM_FAULT_NOPAGE;	/* zapped: fault again */
 	}
 	mutex_unlock(&block->lock);
-	uvm_count(mgd, UVM_STAT_CPU_MKWRITE, 1);
 out_unlock:
 	up_read(&mgd->lock);
 	return ret;
 }
 
-/* Write upgrade of a PTE to a BAR page (no struct page behind it). */
-static vm_fault_t uvm_vm_pfn_mkwrite(struct vm_fault *vmf)
+/* A split or move in the owner's mm, or fork() copying into another. */
+static void uvm_vm_open(struct vm_area_struct *vma)
 {
-	struct uvm_managed *mgd = vmf->vma->vm_private_data;
-	unsigned int idx = uvm_block_index(vmf->address);
-	struct uvm_va_block *block;
-	vm_fault_t ret = VM_FAULT_NOPAGE;
+	struct uvm_managed *mgd = vma->vm_private_data;
 
-	down_read(&mgd->lock);
-	block = xa_load(&mgd->blocks, vmf->address >> UVM_BLOCK_SHIFT);
-	if (block) {
-		mutex_lock(&block->lock);
-		if (test_bit(idx, block->cpu_maps_dev) &&
-		    cpu_device_map_may_write(block, idx)) {
-			set_bit(idx, block->cpu_writable);
-			ret = 0;
-		}
-		mutex_unlock(&block->lock);
-	}
-	up_read(&mgd->lock);
-	return ret;
+	uvm_vma_open_foreign(vma, mgd->mm);
 }
 
 static void uvm_vm_close(struct vm_area_struct *vma)
 {
-	struct uvm_managed *mgd = vma->vm_private_data;
+	struct uvm_managed *mgd = vma_owner_mgd(vma);
 
+	if (!mgd)
+		return;
 	down_write(&mgd->lock);
 	uvm_managed_punch(mgd, vma->vm_start, vma->vm_end);
 	uvm_policy_remove(&mgd->policies, vma->vm_start, vma->vm_end);
@@ -545,6 +600,7 @@ static int uvm_vm_mremap(struct vm_area_struct *vma)
 }
 
 const struct vm_operations_struct uvm_vm_ops = {
+	.open		= uvm_vm_open,
 	.fault		= uvm_vm_fault,
 	.page_mkwrite	= uvm_vm_page_mkwrite,
 	.pfn_mkwrite	= uvm_vm_pfn_mkwrite,

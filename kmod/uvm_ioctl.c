@@ -34,6 +34,12 @@
  * Unknown numbers and disabled test ioctls fail with -ENOTTY, an unreadable
  * or unwritable argument with -EFAULT. Handlers check flags and padding in
  * their first lines.
+ *
+ * A VA space belongs to the mm that opened the file. Another process that
+ * holds the file (a forked child, a process it was passed to) may only ask
+ * UVM_IOCTL_GET_INFO: every other ioctl answers -EPERM before it reads its
+ * argument, so nobody but the owner can free, unregister, copy into or read
+ * the counters of the owner's memory.
  */
 
 /* Every ioctl argument: the dispatcher's on-stack buffer. */
@@ -63,6 +69,7 @@ typedef int uvm_ioctl_fn(struct uvm_va_space *va_space, void *data);
 
 /* struct uvm_ioctl_desc.flags */
 #define UVM_IOCTL_TEST	BIT(0)	/* needs enable_test_ioctls=1 */
+#define UVM_IOCTL_ANY_MM	BIT(1)	/* also for processes that do not own the file */
 
 struct uvm_ioctl_desc {
 	unsigned int cmd;
@@ -167,7 +174,8 @@ static int uvm_managed_summary_ioctl(struct uvm_va_space *va_space, void *data)
 }
 
 static const struct uvm_ioctl_desc uvm_ioctls[] = {
-	UVM_IOCTL_DEF(UVM_IOCTL_GET_INFO, uvm_module_get_info_ioctl, 0),
+	UVM_IOCTL_DEF(UVM_IOCTL_GET_INFO, uvm_module_get_info_ioctl,
+		      UVM_IOCTL_ANY_MM),
 	UVM_IOCTL_DEF(UVM_IOCTL_TEST_DEVMEM, uvm_test_devmem_ioctl,
 		      UVM_IOCTL_TEST),
 	UVM_IOCTL_DEF(UVM_IOCTL_PREFETCH, uvm_managed_prefetch_ioctl, 0),
@@ -228,6 +236,8 @@ long uvm_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 	desc = uvm_ioctl_lookup(cmd);
 	if (!desc)
 		return -ENOTTY;
+	if (!(desc->flags & UVM_IOCTL_ANY_MM) && current->mm != va_space->mgd.mm)
+		return -EPERM;
 
 	if (WARN_ON_ONCE(_IOC_SIZE(desc->cmd) > sizeof(kdata)))
 		return -EINVAL;

@@ -11,7 +11,9 @@
  *   [va, va + len) of this VA space;
  * - VM_DONTCOPY: a child of fork() does not inherit managed ranges (like
  *   CUDA, whose allocations are not valid in a forked child); the child
- *   sees no mapping at those addresses;
+ *   sees no mapping at those addresses. A user who clears it with
+ *   MADV_DOFORK gets a disowned copy in the child (SIGBUS on touch, see
+ *   uvm_vma.c);
  * - VM_DONTEXPAND and a ->mremap that fails: ranges cannot grow or move
  *   (their offset is their address); shrinking with mremap is a munmap of
  *   the tail and works;

@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hostile_test - what a local user can do to the module on purpose or by
+ * bad luck: fork with MADV_DOFORK, kernel-mode writes into managed memory,
+ * another process holding the file. Each test is the regression test of a
+ * defect found by hand or by the fuzzer (docs/reliability.md).
+ */
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include "kselftest_harness.h"
+#include "alloc_util.h"
+
+#define LEN	(4 * MIB)
+
+/*
+ * Run @fn(@arg) in a child and wait for it at most @secs seconds; then
+ * SIGKILL it and give it 10 s more to go.
+ * Return: the child's exit status (0..255), 128 + signal, -1 if it had to
+ * be killed, -2 if even SIGKILL did not end it.
+ */
+static int run_bounded(int (*fn)(void *), void *arg, int secs)
+{
+	struct timespec t0, now;
+	int status, i;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -3;
+	if (!pid)
+		_exit(fn(arg));
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		if (waitpid(pid, &status, WNOHANG) == pid)
+			return WIFEXITED(status) ? WEXITSTATUS(status) :
+						   128 + WTERMSIG(status);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec - t0.tv_sec >= secs)
+			break;
+		usleep(10000);
+	}
+	kill(pid, SIGKILL);
+	for (i = 0; i < 1000; i++) {
+		if (waitpid(pid, &status, WNOHANG) == pid)
+			return -1;
+		usleep(10000);
+	}
+	return -2;
+}
+
+FIXTURE(hostile)
+{
+	int fd;
+	char *p;
+};
+
+FIXTURE_SETUP(hostile)
+{
+	self->fd = uvm_open();
+	ASSERT_LE(0, self->fd);
+	self->p = uvm_map(self->fd, LEN);
+	ASSERT_NE(NULL, self->p);
+	uvm_fill(self->p, LEN, 42);
+}
+
+FIXTURE_TEARDOWN(hostile)
+{
+	munmap(self->p, LEN);
+	close(self->fd);
+}
+
+struct child_arg {
+	char *p;
+	int fd;
+	void *q;
+};
+
+/* The child of a MADV_DOFORK fork: its touch of the range is SIGBUS. */
+static int child_touches(void *a)
+{
+	struct child_arg *c = a;
+
+	if (uvm_touch_faults(c->p, 0) != SIGBUS)
+		return 1;
+	if (uvm_touch_faults(c->p + LEN - 1, 1) != SIGBUS)
+		return 2;
+	return 0;
+}
+
+/*
+ * MADV_DOFORK clears VM_DONTCOPY, so fork() copies the VMA into the child:
+ * the copy must neither see the parent's pages nor, when the child exits,
+ * punch the parent's range (it did: prefetch then failed with EINVAL and
+ * the data was gone).
+ */
+TEST_F(hostile, dofork_child_neither_sees_nor_destroys_the_range)
+{
+	struct child_arg c = { .p = self->p, .fd = self->fd };
+
+	ASSERT_EQ(0, madvise(self->p, LEN, MADV_DOFORK));
+	EXPECT_EQ(0, run_bounded(child_touches, &c, 60));
+	EXPECT_EQ(0, uvm_prefetch(self->fd, self->p, LEN, UVM_LOC_HOST_NUMA, 1));
+	EXPECT_EQ(0, uvm_prefetch(self->fd, self->p, LEN, UVM_LOC_HOST_NUMA, 0));
+	EXPECT_EQ(0, uvm_check(self->p, LEN, 42));
+	/* A second generation: the child's disowned VMA is not copied on. */
+	EXPECT_EQ(0, run_bounded(child_touches, &c, 60));
+	EXPECT_EQ(0, uvm_check(self->p, LEN, 42));
+}
+
+/* The child munmaps its copy: nothing of the parent's goes. */
+static int child_unmaps(void *a)
+{
+	struct child_arg *c = a;
+
+	return munmap(c->p, LEN) ? 1 : 0;
+}
+
+TEST_F(hostile, dofork_child_munmap_keeps_the_parent_range)
+{
+	struct child_arg c = { .p = self->p, .fd = self->fd };
+
+	ASSERT_EQ(0, madvise(self->p, LEN, MADV_DOFORK));
+	EXPECT_EQ(0, run_bounded(child_unmaps, &c, 60));
+	EXPECT_EQ(0, uvm_prefetch(self->fd, self->p, LEN, UVM_LOC_HOST_NUMA, 1));
+	EXPECT_EQ(0, uvm_check(self->p, LEN, 42));
+}
+
+/*
+ * After the child of a MADV_DOFORK fork exited, a kernel-mode write into
+ * the parent's range (copy_to_user() of UVM_IOCTL_STATS' output) looped
+ * for ever in ->page_mkwrite on a stale read-only PTE: an unkillable task.
+ * It must finish (the write lands or the ioctl fails with EFAULT).
+ */
+static int kernel_write_into_range(void *a)
+{
+	struct child_arg *c = a;
+	struct uvm_stats s = {
+		.values = (uintptr_t)c->p, .count = 4,
+		.scope = UVM_STATS_VA_SPACE,
+	};
+	int ret = uvm_ioctl(c->fd, UVM_IOCTL_STATS, &s);
+
+	return ret == 0 || ret == -EFAULT ? 0 : 1;
+}
+
+/* The parent side, forked itself so a hang cannot take the test down. */
+static int dofork_then_kernel_write(void *a)
+{
+	struct child_arg *c = a;
+	int fd = uvm_open();
+	char *p;
+
+	if (fd < 0)
+		return 10;
+	p = uvm_map(fd, LEN);
+	if (!p)
+		return 11;
+	uvm_fill(p, LEN, 7);			/* read-only PTEs ... */
+	uvm_sweep_read(p, LEN);
+	if (madvise(p, LEN, MADV_DOFORK))
+		return 12;
+	c->p = p;
+	c->fd = fd;
+	if (run_bounded(child_unmaps, c, 60))
+		return 13;
+	return kernel_write_into_range(c);	/* ... then a kernel write */
+}
+
+TEST_F(hostile, kernel_write_after_dofork_child_exit_finishes)
+{
+	struct child_arg c = { 0 };
+
+	EXPECT_EQ(0, run_bounded(dofork_then_kernel_write, &c, 60));
+}
+
+/* The same for pinned host memory and device memory allocations. */
+static int child_exits(void *a)
+{
+	struct child_arg *c = a;
+
+	if (uvm_touch_faults(c->q, 0) != SIGBUS)
+		return 1;
+	return 0;
+}
+
+TEST_F(hostile, dofork_child_exit_keeps_pinned_allocations)
+{
+	static const uint32_t flags[] = { 0, UVM_HOST_ALLOC_WRITECOMBINED };
+	struct child_arg c = { .fd = self->fd };
+	struct uvm_ptr_info pi;
+	unsigned int i;
+	char *q;
+
+	for (i = 0; i < 2; i++) {
+		q = halloc(self->fd, 16 * PAGE, flags[i], -1);
+		ASSERT_NE(NULL, q);
+		memset(q, 0x5a, 16 * PAGE);
+		ASSERT_EQ(0, madvise(q, 16 * PAGE, MADV_DOFORK));
+		c.q = q;
+		EXPECT_EQ(0, run_bounded(child_exits, &c, 60));
+		ASSERT_EQ(0, ptrinfo(self->fd, q, &pi));
+		EXPECT_EQ(UVM_PTR_HOST_ALLOC, pi.type);
+		EXPECT_EQ(0x5a, q[0]);
+		EXPECT_EQ(0x5a, q[16 * PAGE - 1]);
+		EXPECT_EQ(0, ufree_unmap(self->fd, q, 16 * PAGE));
+	}
+}
+
+/*
+ * Another process holding the file (a forked child) may not free,
+ * unregister, copy or read the counters of the owner's memory: EPERM.
+ */
+static int foreign_ioctls(void *a)
+{
+	struct child_arg *c = a;
+	struct uvm_free f = { .addr = (uintptr_t)c->q };
+	struct uvm_host_unregister u = { .addr = (uintptr_t)c->p };
+	struct uvm_mem_counters m = { 0 };
+	struct uvm_get_info gi = { 0 };
+	uint64_t v[4];
+	struct uvm_stats s = { .values = (uintptr_t)v, .count = 4 };
+
+	if (uvm_ioctl(c->fd, UVM_IOCTL_FREE, &f) != -EPERM)
+		return 1;
+	if (uvm_ioctl(c->fd, UVM_IOCTL_HOST_UNREGISTER, &u) != -EPERM)
+		return 2;
+	if (uvm_ioctl(c->fd, UVM_IOCTL_MEM_COUNTERS, &m) != -EPERM)
+		return 3;
+	if (uvm_ioctl(c->fd, UVM_IOCTL_STATS, &s) != -EPERM)
+		return 4;
+	if (uvm_ioctl(c->fd, UVM_IOCTL_GET_INFO, &gi))
+		return 5;		/* module-wide: anyone may ask */
+	return 0;
+}
+
+TEST_F(hostile, foreign_process_cannot_free_or_unregister)
+{
+	struct child_arg c = { .fd = self->fd };
+	struct uvm_ptr_info pi;
+	char *reg = anon(16 * PAGE);
+
+	ASSERT_NE(NULL, reg);
+	ASSERT_EQ(0, hreg(self->fd, reg, 16 * PAGE, 0));
+	c.p = reg;
+	c.q = halloc(self->fd, 16 * PAGE, 0, -1);
+	ASSERT_NE(NULL, c.q);
+	EXPECT_EQ(0, run_bounded(foreign_ioctls, &c, 60));
+	ASSERT_EQ(0, ptrinfo(self->fd, reg, &pi));
+	EXPECT_EQ(UVM_PTR_HOST_REGISTERED, pi.type);
+	ASSERT_EQ(0, ptrinfo(self->fd, c.q, &pi));
+	EXPECT_EQ(UVM_PTR_HOST_ALLOC, pi.type);
+	EXPECT_EQ(16 * PAGE / PAGE, counters(self->fd).va_pinned_pages);
+	EXPECT_EQ(0, hunreg(self->fd, reg));
+	EXPECT_EQ(0, ufree_unmap(self->fd, c.q, 16 * PAGE));
+	munmap(reg, 16 * PAGE);
+}
+
+TEST_HARNESS_MAIN
