@@ -7,6 +7,9 @@
 #   make benches    every bench/*.c into $(BUILD)/bench/<name>
 #   make bench      scripts/bench: benchmarks in the VM, report in bench/results/
 #   make demo       scripts/demo: the walkthrough in a VM with two devices
+#   make stress     kill-stress (tests/kselftest/uvm_stress.c) in one VM:
+#                   MINUTES=10 KERNEL=6.12 [SEED=N] [WORKERS=N] [STRESS_ARGS=...]
+#                   [STRESS_MODULE=path/uvm.ko]; results in build/stress-results/
 #
 # A bench or example source declares extra libraries like a test does:
 #   // LDLIBS: -luvm -lnuma
@@ -36,7 +39,7 @@ bench_ldlibs = $(patsubst -luvm,$(EX_LDFLAGS),$(call bench_ldlibs_raw,$(1)))
 SMOKE_SRCS	:= $(sort $(wildcard $(TOP)/tools/tests/*.vm))
 SMOKE_BINS	:= $(patsubst $(TOP)/tools/tests/%.vm,$(BUILD)/tests/%,$(SMOKE_SRCS))
 
-.PHONY: examples benches bench demo extras-clean
+.PHONY: examples benches bench demo stress extras-clean
 all: examples
 examples: $(EX_BINS)
 benches: $(BENCH_BINS)
@@ -66,6 +69,20 @@ bench: tools
 
 demo: tools examples
 	@$(TOP)/scripts/demo
+
+# Kill-stress: MINUTES of random SIGKILLs of workers doing managed-memory
+# work on two 64 MiB devices (oversubscribed), then a final check of all
+# data; the VM harness checks leaks and the kernel log after unloading.
+MINUTES		?= 10
+KERNEL		?= 6.12
+STRESS_RESULTS	:= $(BUILD)/stress-results/$(KERNEL)-$(shell date +%Y%m%d-%H%M%S)
+stress: $(BUILD)/tests/uvm_stress
+	@$(if $(STRESS_MODULE),true,$(TOP)/scripts/build-kmod $(KERNEL) >/dev/null)
+	$(TOP)/tests/vm/run --kernel $(KERNEL) --devices 64M --emulated 1 --emulated-mb 64 \
+	  $(if $(STRESS_MODULE),--module $(STRESS_MODULE)) \
+	  --timeout $$(( $(MINUTES) * 60 + 1200 )) --results $(STRESS_RESULTS) \
+	  -- $(BUILD)/tests/uvm_stress --minutes $(MINUTES) $(if $(SEED),--seed $(SEED)) \
+	  $(if $(WORKERS),--workers $(WORKERS)) $(STRESS_ARGS)
 
 extras-clean:
 	rm -rf $(EX_OUT) $(BENCH_OUT)
