@@ -71,6 +71,7 @@ void uvm_alloc_space_init(struct uvm_alloc_space *as)
 	mutex_init(&as->lock);
 	xa_init_flags(&as->handles, XA_FLAGS_ALLOC1);
 	mt_init(&as->ranges);
+	spin_lock_init(&as->dead_lock);
 	INIT_LIST_HEAD(&as->dead);
 	atomic64_set(&as->device_bytes, 0);
 	atomic64_set(&as->host_alloc_pages, 0);
@@ -112,6 +113,7 @@ struct uvm_obj *uvm_obj_find(struct uvm_alloc_space *as, unsigned long start,
 	unsigned long index = start;
 	struct uvm_obj *obj;
 
+	uvm_hostreg_reap(as);	/* no registration an unmap killed */
 	mutex_lock(&as->lock);
 	obj = mt_find(&as->ranges, &index, last);
 	if (obj)

@@ -36,16 +36,19 @@ struct uvm_va_space;
  *	freed or its mapping goes.
  * @ranges: [start, start + size - 1] -> struct uvm_obj of every mapped
  *	allocation and every registration: the address lookup.
- * @dead: registrations unlinked by munmap whose notifier is still to be
- *	removed (see uvm_hostreg_reap()).
+ * @dead_lock: protects @dead (taken by the unmap notifier, which may not
+ *	take @lock).
+ * @dead: registrations an unmap killed, each with a reference, still to
+ *	be unlinked (see uvm_hostreg_reap()).
  * @device_bytes: device bytes allocated (linked allocations).
  * @host_alloc_pages: pinned host allocation pages (linked).
  * @pinned_pages: pages pinned by linked registrations.
  */
 struct uvm_alloc_space {
-	struct mutex lock;	/* Protects handles, ranges, dead, obj links */
+	struct mutex lock;	/* Protects handles, ranges, obj links */
 	struct xarray handles;
 	struct maple_tree ranges;
+	spinlock_t dead_lock;	/* Protects dead */
 	struct list_head dead;
 	atomic64_t device_bytes;
 	atomic64_t host_alloc_pages;
@@ -148,8 +151,8 @@ void uvm_alloc_space_fini(struct uvm_alloc_space *as);
 int uvm_alloc_mmap(struct uvm_va_space *va_space, struct vm_area_struct *vma);
 
 /*
- * Lookup: the object containing @addr with a reference, or NULL. Takes
- * the table lock.
+ * Lookup: the object containing @addr with a reference, or NULL. Reaps
+ * dead registrations, takes the table lock: call without mmap_lock.
  */
 struct uvm_obj *uvm_obj_lookup(struct uvm_alloc_space *as, unsigned long addr);
 /* First object intersecting [start, last], referenced, or NULL. */

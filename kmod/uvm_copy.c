@@ -193,30 +193,63 @@ static int uvm_side_init(struct uvm_va_space *va_space, struct uvm_copy_side *s,
 	return 0;
 }
 
-/* Pin the user pages of [va, va + n) or lock a registration's pages. */
-static int uvm_side_get(struct uvm_copy_side *s, unsigned long va, u64 n)
+/* Pin the user pages of [va, va + n) (user memory only). */
+static int uvm_side_pin(struct uvm_copy_side *s, unsigned long va, u64 n)
 {
-	struct uvm_hostreg *reg;
 	int ret;
 
-	if (!s->obj) {
-		s->va0 = round_down(va, PAGE_SIZE);
-		s->npages = (round_up(va + n, PAGE_SIZE) - s->va0) >> PAGE_SHIFT;
-		ret = pin_user_pages_fast(s->va0, s->npages,
-					  s->write ? FOLL_WRITE : 0, s->pages);
-		if (ret == s->npages)
-			return 0;
-		if (ret > 0)
-			unpin_user_pages(s->pages, ret);
-		s->npages = 0;
-		return ret < 0 ? ret : -EFAULT;
-	}
-	if (s->obj->kind != UVM_OBJ_HOSTREG)
+	if (s->obj)
+		return 0;
+	s->va0 = round_down(va, PAGE_SIZE);
+	s->npages = (round_up(va + n, PAGE_SIZE) - s->va0) >> PAGE_SHIFT;
+	ret = pin_user_pages_fast(s->va0, s->npages, s->write ? FOLL_WRITE : 0,
+				  s->pages);
+	if (ret == s->npages)
+		return 0;
+	if (ret > 0)
+		unpin_user_pages(s->pages, ret);
+	s->npages = 0;
+	return ret < 0 ? ret : -EFAULT;
+}
+
+/* Lock a registration's pages for read (registrations only). */
+static int uvm_side_lock_reg(struct uvm_copy_side *s, int subclass)
+{
+	struct uvm_hostreg *reg;
+
+	if (!s->obj || s->obj->kind != UVM_OBJ_HOSTREG)
 		return 0;
 	reg = container_of(s->obj, struct uvm_hostreg, obj);
-	down_read(&reg->lock);
+	down_read_nested(&reg->lock, subclass);
 	s->reg_locked = true;
 	return reg->dead ? -EFAULT : 0;
+}
+
+/*
+ * Get both sides of a chunk: user pages are pinned first, since pinning
+ * may take mmap_lock, under which the unmap notifier takes a
+ * registration's lock for write. Then the registrations' locks, the lower
+ * address first (a registration that is both sides: once).
+ */
+static int uvm_sides_get(struct uvm_copy_ctx *c, unsigned long dva,
+			 unsigned long sva, u64 n)
+{
+	struct uvm_copy_side *lo = &c->dst, *hi = &c->src;
+	int ret;
+
+	ret = uvm_side_pin(&c->dst, dva, n);
+	if (!ret && !c->is_set)
+		ret = uvm_side_pin(&c->src, sva, n);
+	if (ret)
+		return ret;
+	if (c->is_set)
+		return uvm_side_lock_reg(&c->dst, 0);
+	if (c->src.obj == c->dst.obj)
+		return uvm_side_lock_reg(&c->dst, 0);
+	if (c->src.obj && c->dst.obj && c->src.obj->start < c->dst.obj->start)
+		swap(lo, hi);
+	ret = uvm_side_lock_reg(lo, 0);
+	return ret ?: uvm_side_lock_reg(hi, SINGLE_DEPTH_NESTING);
 }
 
 static void uvm_side_put_reg(struct uvm_copy_side *s)
@@ -399,9 +432,7 @@ static int uvm_copy_row(struct uvm_copy_ctx *c, unsigned long dva,
 		n = min_t(u64, n, UVM_COPY_CHUNK - offset_in_page(sva));
 		if (fatal_signal_pending(current))
 			return -EINTR;
-		ret = uvm_side_get(&c->dst, dva, n);
-		if (!ret && !c->is_set)
-			ret = uvm_side_get(&c->src, sva, n);
+		ret = uvm_sides_get(c, dva, sva, n);
 		if (!ret)
 			ret = uvm_copy_chunk(c, dva, sva, n);
 		uvm_side_put_reg(&c->src);

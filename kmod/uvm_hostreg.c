@@ -5,7 +5,9 @@
 
 #include <linux/dma-mapping.h>
 #include <linux/mm.h>
+#include <linux/capability.h>
 #include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <uapi/uvm.h>
 
@@ -31,14 +33,28 @@
  * The pages stay pinned until UVM_IOCTL_HOST_UNREGISTER (exactly the
  * registered base, else -ENOENT: HostMemoryNotRegistered), close of the
  * file, or munmap of any part of the range: an mmu interval notifier sees
- * the unmap and unpins at once (the registration is then unlinked; its
- * notifier is removed on the next ioctl that reaps, or at close, since a
- * notifier cannot remove itself). Process exit closes the file.
+ * the unmap and unpins at once (the registration is then queued, and
+ * unlinked and freed by the next ioctl that looks registrations up, or at
+ * close, since a notifier can neither take the table lock nor remove
+ * itself). Process exit closes the file.
+ *
+ * Pinning races with unmaps of the range: the pages are pinned into an
+ * array of the ioctl's own under mmu_interval_read_begin(), and published
+ * in the registration (under its lock) only if no invalidation ran
+ * meanwhile (mmu_interval_read_retry()); else they are unpinned and pinned
+ * again, or, after an unmap, the ioctl fails with -EFAULT. The notifier
+ * only unpins published pages.
+ *
+ * The pages are charged to the mm's pinned_vm and limited by
+ * RLIMIT_MEMLOCK unless the caller has CAP_IPC_LOCK (as RDMA does): -ENOMEM
+ * beyond it. The page array is charged to the memory cgroup.
  *
  * Locking: the table lock (uvm_alloc_space.lock) for membership; each
  * registration's rw_semaphore for the pages: copies hold it for read while
- * they touch the pages, the notifier takes it for write (under mmap_lock)
- * to unpin. Nothing takes mmap_lock under either.
+ * they touch the pages, the notifier takes it for write (under mmap_lock,
+ * and from reclaim) to unpin. Nothing takes mmap_lock or allocates memory
+ * under a registration's lock: copies pin their user pages first
+ * (uvm_copy.c).
  */
 
 static void uvm_dma_map_release(struct uvm_dma_map *map,
@@ -106,9 +122,41 @@ int uvm_host_pages_dma_map(struct uvm_host_pages *hp,
 	return ret;
 }
 
+/*
+ * Give back the pinned_vm charge (see uvm_hostreg_charge()), once: at
+ * unpin or at the last put. reg->lock held for write, or the last
+ * reference.
+ */
+static void uvm_hostreg_uncharge(struct uvm_hostreg *reg)
+{
+	if (!reg->charged)
+		return;
+	atomic64_sub(reg->hp.npages, &reg->mm->pinned_vm);
+	reg->charged = false;
+}
+
+/*
+ * Charge @reg's pages to its mm's pinned_vm, like RDMA's ib_umem: beyond
+ * RLIMIT_MEMLOCK only with CAP_IPC_LOCK.
+ */
+static int uvm_hostreg_charge(struct uvm_hostreg *reg)
+{
+	unsigned long limit = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;
+	u64 pinned;
+
+	pinned = atomic64_add_return(reg->hp.npages, &reg->mm->pinned_vm);
+	reg->charged = true;
+	if (pinned > limit && !capable(CAP_IPC_LOCK)) {
+		uvm_hostreg_uncharge(reg);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 /* Unpin and unmap; reg->lock held for write (or the last reference). */
 static void uvm_hostreg_unpin(struct uvm_hostreg *reg)
 {
+	uvm_hostreg_uncharge(reg);
 	if (!reg->hp.pages)
 		return;
 	uvm_host_pages_dma_unmap(&reg->hp);
@@ -119,6 +167,10 @@ static void uvm_hostreg_unpin(struct uvm_hostreg *reg)
 	reg->hp.pages = NULL;
 }
 
+/*
+ * Final put (from uvm_obj_put()). Removing the notifier waits for an
+ * invalidation in flight, so none runs once it returns.
+ */
 void uvm_hostreg_release(struct uvm_hostreg *reg)
 {
 	mmu_interval_notifier_remove(&reg->notifier);
@@ -126,43 +178,79 @@ void uvm_hostreg_release(struct uvm_hostreg *reg)
 	kfree(reg);
 }
 
+/**
+ * uvm_hostreg_reap() - unlink the registrations an unmap killed.
+ * @as: the table; called without its lock.
+ *
+ * The notifier cannot take @as->lock (it is held across allocations that
+ * may recurse into reclaim, which runs notifiers) nor remove itself: it
+ * queues the registration on @as->dead with a reference of the queue's own,
+ * and whoever looks registrations up next unlinks it here.
+ */
 void uvm_hostreg_reap(struct uvm_alloc_space *as)
 {
 	struct uvm_hostreg *reg, *tmp;
 	LIST_HEAD(dead);
+	bool linked;
 
-	mutex_lock(&as->lock);
+	if (list_empty_careful(&as->dead))
+		return;
+	spin_lock(&as->dead_lock);
 	list_splice_init(&as->dead, &dead);
-	mutex_unlock(&as->lock);
-	list_for_each_entry_safe(reg, tmp, &dead, dead_link)
-		uvm_obj_put(&reg->obj);
+	spin_unlock(&as->dead_lock);
+	list_for_each_entry_safe(reg, tmp, &dead, dead_link) {
+		list_del_init(&reg->dead_link);
+		mutex_lock(&as->lock);
+		linked = reg->obj.linked;
+		if (linked)
+			uvm_obj_unlink_locked(as, &reg->obj);
+		mutex_unlock(&as->lock);
+		if (linked)
+			uvm_obj_put(&reg->obj);		/* the table's */
+		uvm_obj_put(&reg->obj);			/* the queue's */
+	}
 }
 
+/* An unmap killed a published registration: queue it for the reaper. */
+static void uvm_hostreg_queue_dead(struct uvm_hostreg *reg)
+{
+	struct uvm_alloc_space *as = reg->as;
+
+	if (!kref_get_unless_zero(&reg->obj.ref))
+		return;		/* its last put is removing the notifier */
+	spin_lock(&as->dead_lock);
+	list_add_tail(&reg->dead_link, &as->dead);
+	spin_unlock(&as->dead_lock);
+}
+
+/*
+ * Every invalidation bumps the sequence under reg->lock, so the pinning in
+ * uvm_hostreg_pin() sees it (mmu_interval_read_retry() under the same
+ * lock) and starts over. An unmap also unpins at once: the pages may not
+ * outlive the mapping they were registered through.
+ */
 static bool uvm_hostreg_invalidate(struct mmu_interval_notifier *mni,
 				   const struct mmu_notifier_range *range,
 				   unsigned long cur_seq)
 {
 	struct uvm_hostreg *reg = container_of(mni, struct uvm_hostreg,
 					       notifier);
-	struct uvm_alloc_space *as = reg->as;
+	bool queue = false;
 
-	mmu_interval_set_seq(mni, cur_seq);
-	if (range->event != MMU_NOTIFY_UNMAP)
-		return true;
-	if (!mmu_notifier_range_blockable(range))
+	if (mmu_notifier_range_blockable(range))
+		down_write(&reg->lock);
+	else if (range->event == MMU_NOTIFY_UNMAP ||
+		 !down_write_trylock(&reg->lock))
 		return false;
-
-	down_write(&reg->lock);
-	reg->dead = true;
-	uvm_hostreg_unpin(reg);
-	up_write(&reg->lock);
-
-	mutex_lock(&as->lock);
-	if (reg->obj.linked) {
-		uvm_obj_unlink_locked(as, &reg->obj);
-		list_add_tail(&reg->dead_link, &as->dead);
+	mmu_interval_set_seq(mni, cur_seq);
+	if (range->event == MMU_NOTIFY_UNMAP && !reg->dead) {
+		reg->dead = true;
+		uvm_hostreg_unpin(reg);
+		queue = reg->published;
 	}
-	mutex_unlock(&as->lock);
+	up_write(&reg->lock);
+	if (queue)
+		uvm_hostreg_queue_dead(reg);
 	return true;
 }
 
@@ -197,38 +285,90 @@ static int uvm_hostreg_check_vmas(struct mm_struct *mm, unsigned long start,
 	return ret;
 }
 
-static int uvm_hostreg_pin(struct uvm_hostreg *reg)
+/* Pin every page of @reg into @pages; on error none stays pinned. */
+static int uvm_hostreg_pin_pages(struct uvm_hostreg *reg, struct page **pages)
 {
-	struct uvm_host_pages *hp = &reg->hp;
 	unsigned int gup = FOLL_LONGTERM;
-	unsigned long done = 0;
+	unsigned long done = 0, n;
 	int ret;
 
 	if (!(reg->obj.flags & UVM_HOST_REGISTER_READONLY))
 		gup |= FOLL_WRITE;
-	hp->pages = kvcalloc(hp->npages, sizeof(*hp->pages), GFP_KERNEL);
-	if (!hp->pages)
-		return -ENOMEM;
-	while (done < hp->npages) {
-		ret = pin_user_pages_fast(reg->obj.start + (done << PAGE_SHIFT),
-					  min(hp->npages - done, (unsigned long)SZ_64K),
-					  gup, hp->pages + done);
-		if (ret <= 0)
+	while (done < reg->hp.npages) {
+		if (fatal_signal_pending(current)) {
+			ret = -EINTR;
 			goto err_unpin;
+		}
+		n = min(reg->hp.npages - done, (unsigned long)SZ_64K);
+		ret = pin_user_pages_fast(reg->obj.start + (done << PAGE_SHIFT),
+					  n, gup, pages + done);
+		if (ret <= 0) {
+			ret = ret ? ret : -EFAULT;
+			goto err_unpin;
+		}
 		done += ret;
+		cond_resched();
 	}
-	atomic_long_add(hp->npages, &uvm_acct.pinned_pages);
-	ret = uvm_host_pages_dma_map(hp, gup & FOLL_WRITE ? DMA_BIDIRECTIONAL :
-				     DMA_TO_DEVICE);
-	if (ret)
-		uvm_hostreg_unpin(reg);
-	return ret;
+	return 0;
 
 err_unpin:
-	unpin_user_pages(hp->pages, done);
-	kvfree(hp->pages);
-	hp->pages = NULL;
-	return ret ? ret : -EFAULT;
+	unpin_user_pages(pages, done);
+	return ret;
+}
+
+/*
+ * Pin the pages and publish them in reg->hp, unless an invalidation ran
+ * meanwhile: then unpin and start over (an unmap: -EFAULT). The notifier
+ * only ever unpins published pages, so it never frees an array this
+ * function is still filling.
+ */
+static int uvm_hostreg_pin(struct uvm_hostreg *reg)
+{
+	struct page **pages;
+	unsigned long seq;
+	int ret;
+
+	pages = kvcalloc(reg->hp.npages, sizeof(*pages),
+			 GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+	if (!pages)
+		return -ENOMEM;
+	for (;;) {
+		seq = mmu_interval_read_begin(&reg->notifier);
+		ret = uvm_hostreg_pin_pages(reg, pages);
+		if (ret)
+			break;
+		down_write(&reg->lock);
+		if (!reg->dead && !mmu_interval_read_retry(&reg->notifier, seq)) {
+			reg->hp.pages = pages;
+			atomic_long_add(reg->hp.npages, &uvm_acct.pinned_pages);
+			up_write(&reg->lock);
+			return 0;
+		}
+		ret = reg->dead ? -EFAULT : 0;
+		up_write(&reg->lock);
+		unpin_user_pages(pages, reg->hp.npages);
+		if (ret)
+			break;
+	}
+	kvfree(pages);
+	return ret;
+}
+
+/* DMA-map the published pages for every PCI device. */
+static int uvm_hostreg_dma_map(struct uvm_hostreg *reg)
+{
+	enum dma_data_direction dir = DMA_BIDIRECTIONAL;
+	int ret = 0;
+
+	if (reg->obj.flags & UVM_HOST_REGISTER_READONLY)
+		dir = DMA_TO_DEVICE;
+	down_write(&reg->lock);
+	if (reg->dead)
+		ret = -EFAULT;
+	else
+		ret = uvm_host_pages_dma_map(&reg->hp, dir);
+	up_write(&reg->lock);
+	return ret;
 }
 
 static int uvm_hostreg_check(struct uvm_va_space *va_space,
@@ -247,6 +387,8 @@ static int uvm_hostreg_check(struct uvm_va_space *va_space,
 		return -EOPNOTSUPP;
 	if (current->mm != va_space->mgd.mm)
 		return -EPERM;
+	if (args->size >> PAGE_SHIFT > totalram_pages())
+		return -ENOMEM;		/* more than could ever be pinned */
 
 	obj = uvm_obj_find(&va_space->allocs, args->addr,
 			   args->addr + args->size - 1);
@@ -259,10 +401,16 @@ static int uvm_hostreg_check(struct uvm_va_space *va_space,
 				      args->addr + args->size);
 }
 
-/* Link @reg unless an unmap already hit it; on failure it is unlinked. */
+/*
+ * Link @reg into the table, then publish it to the notifier (which from
+ * then on queues it for the reaper when an unmap kills it). An unmap that
+ * came first: unlink and drop the table's reference (a lookup may hold one
+ * meanwhile, so never free it directly).
+ */
 static int uvm_hostreg_link(struct uvm_alloc_space *as,
 			    struct uvm_hostreg *reg)
 {
+	bool dead;
 	int ret;
 
 	mutex_lock(&as->lock);
@@ -275,18 +423,38 @@ static int uvm_hostreg_link(struct uvm_alloc_space *as,
 	if (ret)
 		return ret;
 
-	down_read(&reg->lock);
-	ret = reg->dead ? -EFAULT : 0;
-	up_read(&reg->lock);
-	if (!ret)
+	down_write(&reg->lock);
+	dead = reg->dead;
+	reg->published = !dead;
+	up_write(&reg->lock);
+	if (!dead)
 		return 0;
 	mutex_lock(&as->lock);
 	if (reg->obj.linked)
 		uvm_obj_unlink_locked(as, &reg->obj);
-	else
-		list_del(&reg->dead_link);
 	mutex_unlock(&as->lock);
-	return ret;
+	uvm_obj_put(&reg->obj);
+	return -EFAULT;
+}
+
+static struct uvm_hostreg *uvm_hostreg_new(struct uvm_va_space *va_space,
+					   const struct uvm_host_register *args)
+{
+	struct uvm_hostreg *reg = kzalloc(sizeof(*reg), GFP_KERNEL_ACCOUNT);
+
+	if (!reg)
+		return NULL;
+	kref_init(&reg->obj.ref);
+	init_rwsem(&reg->lock);
+	reg->obj.kind = UVM_OBJ_HOSTREG;
+	reg->obj.flags = args->flags;
+	reg->obj.start = args->addr;
+	reg->obj.size = args->size;
+	reg->hp.npages = args->size >> PAGE_SHIFT;
+	reg->as = &va_space->allocs;
+	reg->mm = va_space->mgd.mm;
+	INIT_LIST_HEAD(&reg->dead_link);
+	return reg;
 }
 
 int uvm_host_register_ioctl(struct uvm_va_space *va_space, void *data)
@@ -300,36 +468,34 @@ int uvm_host_register_ioctl(struct uvm_va_space *va_space, void *data)
 		return ret;
 	uvm_hostreg_reap(&va_space->allocs);
 
-	reg = kzalloc(sizeof(*reg), GFP_KERNEL);
+	reg = uvm_hostreg_new(va_space, args);
 	if (!reg)
 		return -ENOMEM;
-	kref_init(&reg->obj.ref);
-	init_rwsem(&reg->lock);
-	reg->obj.kind = UVM_OBJ_HOSTREG;
-	reg->obj.flags = args->flags;
-	reg->obj.start = args->addr;
-	reg->obj.size = args->size;
-	reg->hp.npages = args->size >> PAGE_SHIFT;
-	reg->as = &va_space->allocs;
-	INIT_LIST_HEAD(&reg->dead_link);
-
+	ret = uvm_hostreg_charge(reg);
+	if (ret)
+		goto err_free_reg;
 	ret = mmu_interval_notifier_insert(&reg->notifier, current->mm,
 					   args->addr, args->size,
 					   &uvm_hostreg_notifier_ops);
 	if (ret)
-		goto err_free_reg;
+		goto err_uncharge;
 	ret = uvm_hostreg_pin(reg);
 	if (ret)
-		goto err_release;
+		goto err_remove_notifier;
+	ret = uvm_hostreg_dma_map(reg);
+	if (ret)
+		goto err_remove_notifier;
 	ret = uvm_hostreg_link(&va_space->allocs, reg);
 	if (ret)
-		goto err_release;
+		return ret;	/* it dropped the last reference */
 	args->dev_addr = args->addr;
 	return 0;
 
-err_release:
-	uvm_hostreg_release(reg);
+err_remove_notifier:
+	uvm_hostreg_release(reg);	/* unpins, uncharges the pages */
 	return ret;
+err_uncharge:
+	uvm_hostreg_uncharge(reg);
 err_free_reg:
 	kfree(reg);
 	return ret;

@@ -5,7 +5,11 @@
  * another process holding the file. Each test is the regression test of a
  * defect found by hand or by the fuzzer (docs/reliability.md).
  */
+#include <linux/capability.h>
+#include <pthread.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 
@@ -156,8 +160,7 @@ static int dofork_then_kernel_write(void *a)
 	p = uvm_map(fd, LEN);
 	if (!p)
 		return 11;
-	uvm_fill(p, LEN, 7);			/* read-only PTEs ... */
-	uvm_sweep_read(p, LEN);
+	uvm_sweep_read(p, LEN);			/* read-only PTEs ... */
 	if (madvise(p, LEN, MADV_DOFORK))
 		return 12;
 	c->p = p;
@@ -254,6 +257,208 @@ TEST_F(hostile, foreign_process_cannot_free_or_unregister)
 	EXPECT_EQ(0, hunreg(self->fd, reg));
 	EXPECT_EQ(0, ufree_unmap(self->fd, c.q, 16 * PAGE));
 	munmap(reg, 16 * PAGE);
+}
+
+/* --- registrations ------------------------------------------------ */
+
+#define REG_LEN	(32 * MIB)
+
+struct race {
+	int fd;
+	char *p;
+	volatile int stop;
+	int iters;
+};
+
+/* Unmap and map back the middle of the range, over and over. */
+static void *unmapper(void *a)
+{
+	struct race *r = a;
+	char *mid = r->p + REG_LEN / 2;
+
+	while (!r->stop) {
+		munmap(mid, 16 * PAGE);
+		if (mmap(mid, 16 * PAGE, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) != mid)
+			break;
+		memset(mid, 1, 16 * PAGE);
+		usleep(100);
+	}
+	return NULL;
+}
+
+/* Register [p, p + REG_LEN) again and again while another thread unmaps. */
+static int register_while_unmapping(void *a)
+{
+	struct race *r = a;
+	struct uvm_ptr_info pi;
+	pthread_t t;
+	int i, ret, ok = 0;
+
+	r->fd = uvm_open();	/* the child's own VA space */
+	if (r->fd < 0)
+		return 99;
+	pthread_create(&t, NULL, unmapper, r);
+	for (i = 0; i < r->iters; i++) {
+		ret = hreg(r->fd, r->p, REG_LEN, 0);
+		if (ret && ret != -EFAULT)
+			return 100 - ret;
+		ptrinfo(r->fd, r->p, &pi);
+		if (!ret && hunreg(r->fd, r->p) && hunreg(r->fd, r->p) != -ENOENT)
+			return 2;
+		ok += !ret;
+	}
+	r->stop = 1;
+	pthread_join(t, NULL);
+	/* Every registration is gone again: nothing stays pinned. */
+	if (counters(r->fd).va_pinned_pages)
+		return 3;
+	return 0;
+}
+
+/*
+ * HOST_REGISTER inserted its unmap notifier before it filled the page
+ * array: an unmap meanwhile unpinned and freed the array under the pinning
+ * loop (a use-after-free KASAN reports on the debug kernel). Now the pages
+ * are published only if no invalidation ran, else pinned again or -EFAULT.
+ */
+TEST(register_races_munmap)
+{
+	struct race r = { .iters = 40 };
+
+	r.p = anon(REG_LEN);
+	ASSERT_NE(NULL, r.p);
+	memset(r.p, 3, REG_LEN);
+	EXPECT_EQ(0, run_bounded(register_while_unmapping, &r, 240));
+	munmap(r.p, REG_LEN);
+}
+
+/*
+ * MEMCPY into a registration held the registration's lock while it pinned
+ * the user source (mmap_lock); munmap of the registration takes mmap_lock,
+ * then the lock in the notifier: an ABBA deadlock. The source pages are
+ * never touched before, so pinning them takes the slow path (mmap_lock).
+ */
+static void *reg_unmapper(void *a)
+{
+	struct race *r = a;
+
+	while (!r->stop) {
+		char *q = anon(16 * PAGE);
+
+		if (!q)
+			break;
+		memset(q, 2, 16 * PAGE);
+		if (!hreg(r->fd, q, 16 * PAGE, 0))
+			munmap(q, 16 * PAGE);	/* the notifier unpins */
+		else
+			munmap(q, 16 * PAGE);
+	}
+	return NULL;
+}
+
+static int copy_while_unmapping(void *a)
+{
+	struct race *r = a;
+	char *dst = anon(16 * PAGE), *src;
+	pthread_t t;
+	int i;
+
+	r->fd = uvm_open();	/* the child's own VA space */
+	if (!dst || r->fd < 0)
+		return 1;
+	i = hreg(r->fd, dst, 16 * PAGE, 0);
+	if (i)
+		return 100 - i;
+	pthread_create(&t, NULL, reg_unmapper, r);
+	for (i = 0; i < r->iters; i++) {
+		src = anon(16 * PAGE);	/* untouched: slow-path pinning */
+		if (!src || mcpy(r->fd, dst, src, 16 * PAGE))
+			return 2;
+		munmap(src, 16 * PAGE);
+	}
+	r->stop = 1;
+	pthread_join(t, NULL);
+	return hunreg(r->fd, dst) ? 3 : 0;
+}
+
+TEST(memcpy_into_registration_races_munmap)
+{
+	struct race r = { .iters = 2000 };
+
+	EXPECT_EQ(0, run_bounded(copy_while_unmapping, &r, 240));
+}
+
+/* Drop CAP_IPC_LOCK from the effective and permitted sets. */
+static int drop_ipc_lock(void)
+{
+	struct __user_cap_header_struct h = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct d[2];
+
+	if (syscall(SYS_capget, &h, d))
+		return -1;
+	d[CAP_IPC_LOCK / 32].effective &= ~(1U << (CAP_IPC_LOCK % 32));
+	d[CAP_IPC_LOCK / 32].permitted &= ~(1U << (CAP_IPC_LOCK % 32));
+	return syscall(SYS_capset, &h, d);
+}
+
+/*
+ * Registered pages count against RLIMIT_MEMLOCK (pinned_vm) unless the
+ * caller has CAP_IPC_LOCK; a registration larger than memory fails
+ * cleanly (a 1 TiB PROT_NONE reservation reached a WARN in kvcalloc()).
+ */
+static int memlock_limited(void *a)
+{
+	struct rlimit rl = { 256 * 1024, 256 * 1024 };
+	int fd = uvm_open();
+	char *p = anon(MIB), *huge;
+
+	if (fd < 0 || !p || drop_ipc_lock() || setrlimit(RLIMIT_MEMLOCK, &rl))
+		return 10;
+	memset(p, 1, MIB);
+	if (hreg(fd, p, MIB, 0) != -ENOMEM)
+		return 1;
+	if (hreg(fd, p, 128 * 1024, 0))
+		return 2;
+	if (hreg(fd, p + 128 * 1024, 256 * 1024, 0) != -ENOMEM)
+		return 3;			/* 128 + 256 KiB > 256 KiB */
+	if (counters(fd).va_pinned_pages != 128 * 1024 / PAGE)
+		return 4;
+	if (hunreg(fd, p))
+		return 5;
+	if (hreg(fd, p, 256 * 1024, 0) || hunreg(fd, p))
+		return 6;			/* the charge went back */
+	huge = mmap(NULL, 1UL << 40, PROT_NONE,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (huge == MAP_FAILED)
+		return 11;
+	if (hreg(fd, huge, 1UL << 40, 0) != -ENOMEM)
+		return 7;
+	return 0;
+}
+
+static int huge_unlimited(void *a)
+{
+	int fd = uvm_open();
+	char *huge = mmap(NULL, 1UL << 40, PROT_NONE,
+			  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	int ret;
+
+	if (fd < 0 || huge == MAP_FAILED)
+		return 10;
+	ret = hreg(fd, huge, 1UL << 40, 0);
+	if (ret != -ENOMEM)
+		return 1;
+	ret = hreg(fd, huge, 64 * MIB, 0);	/* PROT_NONE: nothing to pin */
+	return ret == -EFAULT ? 0 : 2;
+}
+
+TEST(registration_counts_against_memlock)
+{
+	EXPECT_EQ(0, run_bounded(memlock_limited, NULL, 60));
+	EXPECT_EQ(0, run_bounded(huge_unlimited, NULL, 60));
 }
 
 TEST_HARNESS_MAIN
