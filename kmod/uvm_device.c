@@ -4,6 +4,7 @@
  */
 
 #include <linux/device.h>
+#include <linux/mm.h>
 #include <linux/string.h>
 #include <linux/xarray.h>
 
@@ -145,6 +146,26 @@ struct uvm_device *uvm_device_get(u32 id)
 		uvm_device_get_ref(udev);
 	xa_unlock(&uvm_devices);
 	return udev;
+}
+
+/**
+ * uvm_device_pfn_is_ram - is a pfn from @udev's cpu_pfn op a RAM page?
+ * @udev: device.
+ * @pfn: pfn of one of its pages.
+ *
+ * Decided by the device's own pfn range (its BAR), not by pfn_valid(): a
+ * platform may give I/O memory a memmap (ZONE_DEVICE, P2PDMA, memory
+ * holes inside a section), and inserting such a page as if it were RAM
+ * would be wrong. Any context.
+ *
+ * Return: true if @pfn must be mapped as a page (vm_insert_page()), false
+ * if it is I/O memory (vmf_insert_pfn_prot(), write-combined).
+ */
+bool uvm_device_pfn_is_ram(const struct uvm_device *udev, unsigned long pfn)
+{
+	if (pfn >= udev->io_pfn_start && pfn < udev->io_pfn_end)
+		return false;
+	return pfn_valid(pfn);
 }
 
 /* Number of registered devices (a snapshot). */

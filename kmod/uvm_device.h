@@ -29,6 +29,10 @@ struct uvm_device_info;
  *	registered. Stable for the device's registered lifetime.
  * @numa_node: host NUMA node closest to the device, NUMA_NO_NODE if none.
  * @mem_size: bytes of device memory.
+ * @io_pfn_start: first pfn of device memory that is I/O memory (a BAR:
+ *	no struct page, mapped with vmf_insert_pfn_prot()).
+ * @io_pfn_end: one past the last; equal to @io_pfn_start (both 0) for a
+ *	device whose memory is RAM (emulated).
  * @pool: the device memory allocator.
  * @lru_lock: protects @lru and @dying.
  * @lru: struct uvm_block_dev that hold a chunk of this device's memory for
@@ -47,6 +51,8 @@ struct uvm_device {
 	u32 id;
 	int numa_node;
 	u64 mem_size;
+	unsigned long io_pfn_start;
+	unsigned long io_pfn_end;
 	struct uvm_mem_pool pool;
 	spinlock_t lru_lock;	/* Protects lru and dying */
 	struct list_head lru;
@@ -104,6 +110,7 @@ void uvm_device_unregister(struct uvm_device *udev);
 /* Registry lookup: a counted reference or NULL. Takes the registry lock. */
 struct uvm_device *uvm_device_get(u32 id);
 u32 uvm_device_count(void);
+bool uvm_device_pfn_is_ram(const struct uvm_device *udev, unsigned long pfn);
 void uvm_device_fill_info(struct uvm_device *udev,
 			  struct uvm_device_info *info);
 

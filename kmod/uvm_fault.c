@@ -231,13 +231,15 @@ static vm_fault_t fault_map_device(struct uvm_va_block *block,
 	drm_dev_exit(id);
 	if (err)
 		return VM_FAULT_SIGBUS;
-	if (pfn_valid(pfn)) {	/* emulated: RAM with struct pages */
-		err = vm_insert_page(vma, addr, pfn_to_page(pfn));
-		ret = err && err != -EBUSY ? vmf_error(err) : VM_FAULT_NOPAGE;
-	} else {			/* a BAR: write-combined, no struct page */
+	/*
+	 * A special PTE either way: get_user_pages() refuses it, so no pin
+	 * can outlive the chunk, which may go to another process next.
+	 */
+	if (uvm_device_pfn_is_ram(bd->udev, pfn))	/* emulated: RAM */
+		ret = uvm_vmf_insert_mixed(vma, addr, pfn);
+	else			/* a BAR: write-combined */
 		ret = vmf_insert_pfn_prot(vma, addr, pfn,
 					  pgprot_writecombine(vma->vm_page_prot));
-	}
 	if (ret != VM_FAULT_NOPAGE)
 		return ret;
 	set_bit(idx, block->cpu_mapped);
@@ -508,10 +510,8 @@ static vm_fault_t block_page_mkwrite_locked(struct uvm_va_block *block,
 	unsigned int idx = uvm_block_index(vmf->address);
 
 	lockdep_assert_held(&block->lock);
-	if (!cpu_device_map_may_write(block, idx))
-		return VM_FAULT_NOPAGE;	/* zapped: fault again */
-	if (block->cpu_pages[idx] != vmf->page &&
-	    !test_bit(idx, block->cpu_maps_dev))
+	/* Device memory is mapped with special PTEs: ->pfn_mkwrite's. */
+	if (block->cpu_pages[idx] != vmf->page)
 		return mkwrite_refault(block->mgd, vmf);
 	block_collapse_to_cpu(block, idx);
 	set_bit(idx, block->cpu_mapped);

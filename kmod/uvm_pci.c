@@ -3,12 +3,20 @@
  * uvm_pci.c - PCI backend: a device's memory is one of its memory BARs.
  */
 
+#include <linux/dma-mapping.h>
 #include <linux/io.h>
 #include <linux/minmax.h>
+#include <linux/moduleparam.h>
 #include <linux/pci.h>
 #include <linux/sched.h>
 #include <linux/sizes.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
 #include <uapi/uvm.h>
+#ifdef CONFIG_X86_64
+#include <asm/cpufeature.h>
+#include <asm/fpu/api.h>
+#endif
 
 #include "uvm_compat.h"
 #include "uvm_device.h"
@@ -37,6 +45,24 @@
  * full bursts instead of one uncached transaction per store. Reads through
  * WC are uncached, so device-to-host copies are slow; a DMA engine would
  * be the fix on real hardware.
+ *
+ * Reads of the BAR (device-to-host and BAR-to-BAR copies) use SSE4.1
+ * streaming loads (MOVNTDQA) where the CPU has them: on write-combined
+ * memory each fills a 64-byte streaming buffer with one bus read, where
+ * the 8-byte loads of readq() take one uncached round trip per 8 bytes.
+ * They run inside kernel_fpu_begin()/kernel_fpu_end() (preemption off) a
+ * 4 KiB piece at a time, with cond_resched() between pieces. Elsewhere,
+ * or with bar_read_method=u64, reads are 8-byte loads in 64 KiB steps
+ * with cond_resched() between steps. Writes and fills go out through WC
+ * in 1 MiB steps. So no step holds a CPU longer than about a millisecond
+ * even over a slow link, though the caller may hold a block lock and the
+ * VA space's lock (see docs/architecture.md).
+ *
+ * Surprise removal: reads of a PCIe device that is gone complete with all
+ * ones. A read whose last 8 bytes are all ones (legal data, so only a
+ * hint) makes the backend ask the config space (pci_device_is_present());
+ * if the device is gone it is marked dead and every later access fails
+ * with -ENODEV instead of handing all-ones on as data.
  */
 
 /**
@@ -45,19 +71,97 @@
  * @pdev: the PCI device.
  * @bar_map: write-combined kernel mapping of the whole BAR (devm).
  * @bar: BAR index.
+ * @dead: the device is gone (surprise removal): set once, read without a
+ *	  lock (READ_ONCE()); every access fails with -ENODEV from then on.
  *
- * Immutable after probe. @bar_map is unmapped at unbind, after
- * drm_dev_unplug() has fenced off every user.
+ * Immutable after probe except @dead. @bar_map is unmapped at unbind,
+ * after drm_dev_unplug() has fenced off every user.
  */
 struct uvm_pci_device {
 	struct uvm_device udev;
 	struct pci_dev *pdev;
 	void __iomem *bar_map;
 	int bar;
+	bool dead;
 };
 
-/* Copy/fill step between cond_resched() calls. */
-#define UVM_PCI_STEP	SZ_1M
+/* Write/fill step between cond_resched() calls (posted WC writes). */
+#define UVM_PCI_STEP		SZ_1M
+/* Read step of 8-byte loads between cond_resched() calls. */
+#define UVM_PCI_READ_STEP	SZ_64K
+/* Streaming loads per kernel_fpu_begin()/end() section. */
+#define UVM_PCI_FPU_CHUNK	SZ_4K
+
+/**
+ * enum uvm_bar_read - how the CPU reads a BAR (module parameter
+ * bar_read_method).
+ * @UVM_BAR_READ_AUTO: MOVNTDQA where the CPU has SSE4.1, else 8-byte loads.
+ * @UVM_BAR_READ_MOVNTDQA: streaming loads (only accepted with SSE4.1).
+ * @UVM_BAR_READ_U64: 8-byte uncached loads (readq()).
+ */
+enum uvm_bar_read {
+	UVM_BAR_READ_AUTO,
+	UVM_BAR_READ_MOVNTDQA,
+	UVM_BAR_READ_U64,
+};
+
+static const char * const uvm_bar_read_names[] = {
+	[UVM_BAR_READ_AUTO] = "auto",
+	[UVM_BAR_READ_MOVNTDQA] = "movntdqa",
+	[UVM_BAR_READ_U64] = "u64",
+};
+
+/* Written by the parameter's set(), read at every copy: READ_ONCE(). */
+static int uvm_bar_read_method = UVM_BAR_READ_AUTO;
+
+static bool bar_have_movntdqa(void)
+{
+#ifdef CONFIG_X86_64
+	return boot_cpu_has(X86_FEATURE_XMM4_1);
+#else
+	return false;
+#endif
+}
+
+static int bar_read_method_set(const char *val, const struct kernel_param *kp)
+{
+	int m = sysfs_match_string(uvm_bar_read_names, val);
+
+	if (m < 0) {
+		pr_err("uvm: bar_read_method must be auto, movntdqa or u64\n");
+		return -EINVAL;
+	}
+	if (m == UVM_BAR_READ_MOVNTDQA && !bar_have_movntdqa()) {
+		pr_err("uvm: bar_read_method=movntdqa needs SSE4.1\n");
+		return -EINVAL;
+	}
+	WRITE_ONCE(uvm_bar_read_method, m);
+	return 0;
+}
+
+static int bar_read_method_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%s\n",
+			  uvm_bar_read_names[READ_ONCE(uvm_bar_read_method)]);
+}
+
+static const struct kernel_param_ops bar_read_method_ops = {
+	.set = bar_read_method_set,
+	.get = bar_read_method_get,
+};
+
+module_param_cb(bar_read_method, &bar_read_method_ops, NULL, 0644);
+MODULE_PARM_DESC(bar_read_method,
+		 "How the CPU reads PCI BARs: auto (default: movntdqa with SSE4.1, else u64), movntdqa or u64");
+
+/* Use streaming loads for the reads of this copy? */
+static bool bar_read_nt(void)
+{
+	int m = READ_ONCE(uvm_bar_read_method);
+
+	return m == UVM_BAR_READ_MOVNTDQA ||
+	       (m == UVM_BAR_READ_AUTO && bar_have_movntdqa());
+}
 
 static struct uvm_pci_device *to_uvm_pci(struct uvm_device *udev)
 {
@@ -133,6 +237,70 @@ static void bar_read(void *dst, const void __iomem *src, u64 n)
 		((u8 *)dst)[i] = readb(src + i);
 }
 
+#ifdef CONFIG_X86_64
+/*
+ * @n bytes (a multiple of 64, at most UVM_PCI_FPU_CHUNK) from @src (64-byte
+ * aligned, WC BAR) to @dst (any alignment; host memory, or a WC BAR for a
+ * peer copy) with streaming loads, a cache line at a time: four MOVNTDQA
+ * of one line back to back, as Intel advises, so the line is one read.
+ * The FPU section is short and never sleeps. The fence orders these
+ * weakly ordered loads after the writes other CPUs drained before.
+ */
+static void bar_read_nt_chunk(void *dst, const void *src, u64 n)
+{
+	u64 i;
+
+	kernel_fpu_begin();
+	mb();	/* MFENCE: order the streaming loads after earlier writes */
+	for (i = 0; i < n; i += 64)
+		asm volatile("movntdqa   (%[s]), %%xmm0\n\t"
+			     "movntdqa 16(%[s]), %%xmm1\n\t"
+			     "movntdqa 32(%[s]), %%xmm2\n\t"
+			     "movntdqa 48(%[s]), %%xmm3\n\t"
+			     "movdqu %%xmm0,   (%[d])\n\t"
+			     "movdqu %%xmm1, 16(%[d])\n\t"
+			     "movdqu %%xmm2, 32(%[d])\n\t"
+			     "movdqu %%xmm3, 48(%[d])\n\t"
+			     : : [s] "r" (src + i), [d] "r" (dst + i)
+			     : "memory");
+	kernel_fpu_end();
+}
+#else
+static void bar_read_nt_chunk(void *dst, const void *src, u64 n)
+{
+}
+#endif
+
+/*
+ * Read @n bytes at @src into host memory @dst, at most UVM_PCI_FPU_CHUNK
+ * (@nt) or UVM_PCI_READ_STEP: the unaligned ends with 8-byte loads, the
+ * 64-byte aligned middle with streaming loads when @nt.
+ */
+static void bar_read_step(void *dst, const void __iomem *src, u64 n, bool nt)
+{
+	u64 head, body;
+
+	if (!nt) {
+		bar_read(dst, src, n);
+		return;
+	}
+	head = min_t(u64, n, -(unsigned long)src & 63);
+	body = round_down(n - head, 64);
+	bar_read(dst, src, head);
+	if (body)
+		bar_read_nt_chunk(dst + head, (const void __force *)src + head,
+				  body);
+	bar_read(dst + head + body, src + head + body, n - head - body);
+}
+
+/* Bytes to read in one step from @off: steps end on step boundaries. */
+static u64 bar_read_len(u64 off, u64 left, bool nt)
+{
+	u64 step = nt ? UVM_PCI_FPU_CHUNK : UVM_PCI_READ_STEP;
+
+	return min(left, step - (off & (step - 1)));
+}
+
 /*
  * memset_io() with 64-bit writes: memset_io() is memset(), rep stosb on
  * CPUs with ERMS (6.1), which TCG runs 8-12x slower than this loop.
@@ -159,28 +327,84 @@ static void bar_fill(void __iomem *dst, u8 value, u64 n)
 		writeb(value, dst + i);
 }
 
+/*
+ * Is the device gone? Asked when a read returned all ones: legal data, or
+ * a device that went away (a surprise removal). Marks it dead if so.
+ */
+static bool uvm_pci_gone(struct uvm_pci_device *upci)
+{
+	if (READ_ONCE(upci->dead))
+		return true;
+	if (pci_device_is_present(upci->pdev))
+		return false;
+	WRITE_ONCE(upci->dead, true);
+	dev_err(&upci->pdev->dev, "device gone: BAR reads fail from now on\n");
+	return true;
+}
+
+/* Did a read that ended with the @n bytes at @tail hit a gone device? */
+static bool uvm_pci_read_failed(struct uvm_pci_device *upci, const void *tail,
+				u64 n)
+{
+	n = min_t(u64, n, sizeof(u64));
+	return n && !memchr_inv(tail, 0xff, n) && uvm_pci_gone(upci);
+}
+
+static void uvm_pci_write_seg(struct uvm_pci_device *upci,
+			      const struct uvm_copy_seg *seg)
+{
+	u64 done, n;
+
+	for (done = 0; done < seg->size; done += n) {
+		n = min_t(u64, seg->size - done, UVM_PCI_STEP);
+		bar_write(upci->bar_map + seg->dev_offset + done,
+			  seg->host + done, n);
+		cond_resched();
+	}
+}
+
+static void uvm_pci_read_seg(struct uvm_pci_device *upci,
+			     const struct uvm_copy_seg *seg, bool nt)
+{
+	u64 done, n, off;
+
+	for (done = 0; done < seg->size; done += n) {
+		off = seg->dev_offset + done;
+		n = bar_read_len(off, seg->size - done, nt);
+		bar_read_step(seg->host + done, upci->bar_map + off, n, nt);
+		cond_resched();
+	}
+}
+
 static int uvm_pci_copy(struct uvm_device *udev,
 			const struct uvm_copy_seg *segs, unsigned int nr,
 			bool to_dev)
 {
 	struct uvm_pci_device *upci = to_uvm_pci(udev);
-	void __iomem *bar;
+	bool nt = !to_dev && bar_read_nt();
+	const struct uvm_copy_seg *last;
 	unsigned int i;
-	u64 done, n;
 
+	if (READ_ONCE(upci->dead))
+		return -ENODEV;
 	for (i = 0; i < nr; i++) {
-		for (done = 0; done < segs[i].size; done += n) {
-			n = min_t(u64, segs[i].size - done, UVM_PCI_STEP);
-			bar = upci->bar_map + segs[i].dev_offset + done;
-			if (to_dev)
-				bar_write(bar, segs[i].host + done, n);
-			else
-				bar_read(segs[i].host + done, bar, n);
-		}
-		cond_resched();
+		if (to_dev)
+			uvm_pci_write_seg(upci, &segs[i]);
+		else
+			uvm_pci_read_seg(upci, &segs[i], nt);
 	}
-	if (to_dev)
+	if (to_dev) {
 		wmb();	/* drain the write-combining buffers before anyone looks */
+		return 0;
+	}
+	if (!nr)
+		return 0;
+	/* A device gone at any point makes the last bytes read all ones. */
+	last = &segs[nr - 1];
+	if (uvm_pci_read_failed(upci, last->host + last->size -
+				      min_t(u64, last->size, sizeof(u64)),
+				      last->size))
+		return -ENODEV;
 	return 0;
 }
 
@@ -202,6 +426,8 @@ static int uvm_pci_fill(struct uvm_device *udev, u64 offset, u64 size,
 	struct uvm_pci_device *upci = to_uvm_pci(udev);
 	u64 done, n;
 
+	if (READ_ONCE(upci->dead))
+		return -ENODEV;
 	for (done = 0; done < size; done += n) {
 		n = min_t(u64, size - done, UVM_PCI_STEP);
 		bar_fill(upci->bar_map + offset + done, value, n);
@@ -214,26 +440,46 @@ static int uvm_pci_fill(struct uvm_device *udev, u64 offset, u64 size,
 
 /*
  * BAR to BAR: the CPU reads the source BAR and writes the destination BAR
- * directly, 64 bits at a time, no bounce through host memory. (A DMA
- * engine, or PCIe peer-to-peer DMA where the platform routes it, would
- * plug in here.)
+ * directly, no bounce through host memory, in the read steps of the read
+ * method (streaming loads stored straight to the destination's WC
+ * mapping, or 64-bit loads and stores). (A DMA engine, or PCIe
+ * peer-to-peer DMA where the platform routes it, would plug in here.)
  */
 static int uvm_pci_copy_peer(struct uvm_device *dst, u64 dst_offset,
 			     struct uvm_device *src, u64 src_offset, u64 size)
 {
-	void __iomem *d = to_uvm_pci(dst)->bar_map + dst_offset;
-	void __iomem *s = to_uvm_pci(src)->bar_map + src_offset;
-	u64 done;
+	struct uvm_pci_device *ud = to_uvm_pci(dst), *us = to_uvm_pci(src);
+	void __iomem *d = ud->bar_map + dst_offset;
+	void __iomem *s = us->bar_map + src_offset;
+	bool nt = bar_read_nt();
+	u64 done, n, i, head, body, last = 0;
 
-	for (done = 0; done + sizeof(u64) <= size; done += sizeof(u64)) {
-		writeq(readq(s + done), d + done);
-		if (IS_ALIGNED(done + sizeof(u64), UVM_PCI_STEP))
-			cond_resched();
+	if (READ_ONCE(ud->dead) || READ_ONCE(us->dead))
+		return -ENODEV;
+	for (done = 0; done < size; done += n) {
+		n = bar_read_len(src_offset + done, size - done, nt);
+		head = nt ? min_t(u64, n, -(unsigned long)(s + done) & 63) : n;
+		body = nt ? round_down(n - head, 64) : 0;
+		for (i = 0; i + sizeof(u64) <= head; i += sizeof(u64))
+			writeq(readq(s + done + i), d + done + i);
+		for (; i < head; i++)
+			writeb(readb(s + done + i), d + done + i);
+		if (body)
+			bar_read_nt_chunk((void __force *)d + done + head,
+					  (const void __force *)s + done + head,
+					  body);
+		for (i = head + body; i + sizeof(u64) <= n; i += sizeof(u64))
+			writeq(readq(s + done + i), d + done + i);
+		for (; i < n; i++)
+			writeb(readb(s + done + i), d + done + i);
+		cond_resched();
 	}
-	for (; done < size; done++)
-		writeb(readb(s + done), d + done);
 	/* Drain the write-combining buffers, as after copy_to. */
 	wmb();
+	if (size >= sizeof(u64))
+		last = readq(s + size - sizeof(u64));
+	if (size >= sizeof(u64) && last == ~0ULL && uvm_pci_gone(us))
+		return -ENODEV;
 	return 0;
 }
 
@@ -331,8 +577,18 @@ static int uvm_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	ret = pcim_enable_device(pdev);
 	if (ret)
 		return ret;
-	/* Remote mappings DMA-map host pages for the device (uvm_block_dev.c). */
+	/*
+	 * Remote mappings DMA-map host pages for the device (uvm_dev_dma.c):
+	 * it must be allowed to master the bus, and a device that cannot
+	 * address 64 bits gets 32 (the DMA API bounces what lies above).
+	 */
+	pci_set_master(pdev);
 	ret = dma_set_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(64));
+	if (ret) {
+		ret = dma_set_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(32));
+		if (!ret)
+			dev_info(&pdev->dev, "32-bit DMA only\n");
+	}
 	if (ret) {
 		dev_err(&pdev->dev, "no usable DMA mask\n");
 		return ret;
@@ -354,6 +610,9 @@ static int uvm_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	upci->bar = bar;
 	upci->bar_map = map;
 	upci->udev.mem_size = pci_resource_len(pdev, bar);
+	upci->udev.io_pfn_start = PHYS_PFN(pci_resource_start(pdev, bar));
+	upci->udev.io_pfn_end = upci->udev.io_pfn_start +
+				PHYS_PFN(pci_resource_len(pdev, bar));
 	upci->udev.numa_node = dev_to_node(&pdev->dev);
 	pci_set_drvdata(pdev, &upci->udev);
 
@@ -364,6 +623,13 @@ static void uvm_pci_remove(struct pci_dev *pdev)
 {
 	struct uvm_device *udev = pci_get_drvdata(pdev);
 
+	/*
+	 * A surprise removal (hotplug) calls remove with the device gone:
+	 * evicting managed data home then fails with -ENODEV instead of
+	 * copying all-ones home as data.
+	 */
+	if (!pci_device_is_present(pdev))
+		WRITE_ONCE(to_uvm_pci(udev)->dead, true);
 	uvm_device_unregister(udev);
 }
 
