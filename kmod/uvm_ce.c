@@ -11,7 +11,10 @@
  * Pulling pieces, not splitting the work up front, balances itself: a
  * helper CPU that is busy, or slow to wake, just takes fewer pieces, and
  * the caller alone still finishes the job. Each CPU has one helper (a work
- * item on system_wq); a caller posts its job to the helpers of other CPUs,
+ * item on the module's own per-CPU workqueue "uvm_ce", WQ_CPU_INTENSIVE:
+ * a helper copies and spins, and must neither hold up the other work
+ * items of its CPU, as a concurrency-managed system_wq item would, nor be
+ * reported as a CPU hog by 6.5+ kernels); a caller posts its job to the helpers of other CPUs,
  * and once it has taken the last piece it takes back the posts no helper
  * has started and waits for the helpers that did, so when uvm_ce_finish()
  * returns every piece is done and the job, in the caller's storage, is no
@@ -24,9 +27,11 @@
  * A helper lingers for 200 us after a job, spinning, while no other task
  * wants its CPU: the next block of a migration then finds it running
  * instead of waking an idle CPU again (measured under TCG: prefetch to a
- * device 3.5 to 4.3 GB/s, back 5.3 to 6.8). A helper gives its CPU back
- * after 2 ms of jobs, and another task becoming runnable there ends its
- * waiting at once.
+ * device 3.5 to 4.3 GB/s, back 5.3 to 6.8). The spin is bounded: a helper
+ * gives its CPU back after 2 ms of jobs, and another task becoming
+ * runnable there (single_task_running(), need_resched()) ends its waiting
+ * at once. Within a job the backends' copies call cond_resched() between
+ * bounded steps, so a helper never holds its CPU for long either.
  *
  * The pieces of a job are disjoint and unordered; the completion the
  * caller waits on orders the helpers' stores before its return. A failed
@@ -66,7 +71,7 @@ MODULE_PARM_DESC(copy_helpers,
 
 /**
  * struct uvm_ce_slot - the helper of one CPU.
- * @work: runs the helper on that CPU (system_wq).
+ * @work: runs the helper on that CPU (uvm_ce_wq).
  * @cpu: that CPU.
  * @active: 1 while @work is queued or running.
  * @job: a job posted to the helper and not yet started, or NULL. Changed
@@ -83,6 +88,9 @@ struct uvm_ce_slot {
 };
 
 static DEFINE_PER_CPU(struct uvm_ce_slot, ce_slots);
+
+/* The helpers' workqueue: per CPU, not concurrency managed. */
+static struct workqueue_struct *uvm_ce_wq;
 
 static void ce_pull(struct uvm_ce_job *job)
 {
@@ -122,12 +130,13 @@ static void ce_slot_run(struct uvm_ce_slot *slot)
 			ce_pull(job);
 			ce_job_put(job);
 			now = local_clock();
-			if (now - start > UVM_CE_BUDGET_NS)
+			if (now - start > UVM_CE_BUDGET_NS || need_resched())
 				return;
 			until = now + UVM_CE_LINGER_NS;
 			continue;
 		}
-		if (local_clock() > until || !single_task_running())
+		if (local_clock() > until || !single_task_running() ||
+		    need_resched())
 			return;
 		cpu_relax();
 	}
@@ -149,7 +158,7 @@ static void ce_slot_work(struct work_struct *work)
 	atomic_set(&slot->active, 0);
 	smp_mb__after_atomic();	/* pairs with the full barrier of ce_post() */
 	if (READ_ONCE(slot->job) && atomic_cmpxchg(&slot->active, 0, 1) == 0)
-		queue_work_on(slot->cpu, system_wq, work);
+		queue_work_on(slot->cpu, uvm_ce_wq, work);
 }
 
 /* Post @job to @cpu's helper, starting it if needed; false if it is busy. */
@@ -163,7 +172,7 @@ static bool ce_post(int cpu, struct uvm_ce_job *job)
 		return false;
 	}
 	if (atomic_cmpxchg(&slot->active, 0, 1) == 0)
-		queue_work_on(cpu, system_wq, &slot->work);
+		queue_work_on(cpu, uvm_ce_wq, &slot->work);
 	return true;
 }
 
@@ -251,11 +260,14 @@ int uvm_ce_run(uvm_ce_piece_fn fn, void *arg, unsigned int nr_pieces,
 	return uvm_ce_finish(&job);
 }
 
-/* Module load: the helper slots. */
-void uvm_ce_init(void)
+/* Module load: the helpers' workqueue and slots. */
+int uvm_ce_init(void)
 {
 	int cpu;
 
+	uvm_ce_wq = alloc_workqueue("uvm_ce", WQ_CPU_INTENSIVE, 0);
+	if (!uvm_ce_wq)
+		return -ENOMEM;
 	for_each_possible_cpu(cpu) {
 		struct uvm_ce_slot *slot = per_cpu_ptr(&ce_slots, cpu);
 
@@ -264,6 +276,7 @@ void uvm_ce_init(void)
 		slot->job = NULL;
 		slot->cpu = cpu;
 	}
+	return 0;
 }
 
 /* Module unload, no caller left: lingering helpers end within 200 us. */
@@ -273,4 +286,5 @@ void uvm_ce_exit(void)
 
 	for_each_possible_cpu(cpu)
 		cancel_work_sync(&per_cpu_ptr(&ce_slots, cpu)->work);
+	destroy_workqueue(uvm_ce_wq);
 }

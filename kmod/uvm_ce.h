@@ -51,7 +51,7 @@ void uvm_ce_start(struct uvm_ce_job *job, uvm_ce_piece_fn fn, void *arg,
 int uvm_ce_finish(struct uvm_ce_job *job);
 int uvm_ce_run(uvm_ce_piece_fn fn, void *arg, unsigned int nr_pieces,
 	       void (*meanwhile)(void *arg));
-void uvm_ce_init(void);
+int uvm_ce_init(void);
 void uvm_ce_exit(void);
 
 #endif /* __UVM_CE_H__ */

@@ -196,10 +196,12 @@ static int __init uvm_init(void)
 	if (ret)
 		return ret;
 
-	uvm_ce_init();
-	ret = uvm_sysfs_init();
+	ret = uvm_ce_init();
 	if (ret)
 		return ret;
+	ret = uvm_sysfs_init();
+	if (ret)
+		goto err_ce_exit;
 	ret = uvm_pool_register();
 	if (ret)
 		goto err_sysfs_exit;
@@ -225,6 +227,7 @@ err_pool_unregister:
 	uvm_pool_unregister();
 err_sysfs_exit:
 	uvm_sysfs_exit();
+err_ce_exit:
 	uvm_ce_exit();
 	uvm_check_leaks();
 	return ret;
