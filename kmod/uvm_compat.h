@@ -13,6 +13,7 @@
 
 #include <linux/fs.h>
 #include <linux/mm.h>
+#include <linux/pfn_t.h>
 #include <linux/pci.h>
 #include <linux/sched/mm.h>
 #include <linux/shrinker.h>
@@ -194,6 +195,17 @@ static inline int uvm_pcim_request_region(struct pci_dev *pdev, int bar,
 #else
 	return pci_request_region(pdev, bar, name);
 #endif
+}
+
+/*
+ * A special PTE (no struct page reference, refused by GUP) for a RAM pfn
+ * in a VM_MIXEDMAP VMA, with the VMA's protection.
+ */
+static inline vm_fault_t uvm_vmf_insert_mixed(struct vm_area_struct *vma,
+					      unsigned long addr,
+					      unsigned long pfn)
+{
+	return vmf_insert_mixed(vma, addr, __pfn_to_pfn_t(pfn, PFN_DEV));
 }
 
 /*

@@ -10,6 +10,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
 
@@ -259,6 +260,56 @@ TEST_F(hostile, foreign_process_cannot_free_or_unregister)
 	munmap(reg, 16 * PAGE);
 }
 
+/*
+ * A CPU mapping of device memory is a special PTE on every backend: an
+ * emulated device's pages had ordinary PTEs, so vmsplice, O_DIRECT or the
+ * module's own MEMCPY could pin one, and the pin outlived the migration
+ * that freed the chunk to another process.
+ */
+TEST_F(hostile, device_memory_mapped_by_the_cpu_cannot_be_pinned)
+{
+	static const unsigned int backends[] = {
+		UVM_BACKEND_EMULATED, UVM_BACKEND_PCI_BAR,
+	};
+	uint64_t maps0 = uvm_stat(self->fd, UVM_STAT_CPU_DEVICE_MAPS,
+				  UVM_STATS_VA_SPACE);
+	struct iovec iov = { .iov_base = self->p, .iov_len = PAGE };
+	char *reg = anon(PAGE), *q;
+	unsigned int i, tried = 0;
+	int pipefd[2], dev;
+
+	ASSERT_EQ(0, pipe(pipefd));
+	for (i = 0; i < 2; i++) {
+		dev = uvm_find_device(self->fd, backends[i], 0);
+		if (dev < 0)
+			continue;
+		tried++;
+		q = self->p + i * MIB;
+		iov.iov_base = q;
+		ASSERT_EQ(0, uvm_advise(self->fd, q, MIB,
+					UVM_ADVISE_SET_PREFERRED_LOCATION,
+					UVM_LOC_DEVICE, dev));
+		ASSERT_EQ(0, uvm_advise(self->fd, q, MIB,
+					UVM_ADVISE_SET_ACCESSED_BY,
+					UVM_LOC_HOST, 0));
+		ASSERT_EQ(0, uvm_prefetch(self->fd, q, MIB, UVM_LOC_DEVICE,
+					  dev));
+		EXPECT_EQ(uvm_pattern(42, i * MIB), (unsigned char)q[0]);
+		/* GUP says EFAULT or EEXIST (a special PTE) */
+		EXPECT_EQ(-1, vmsplice(pipefd[1], &iov, 1, 0));
+		EXPECT_GT(0, mcpy(self->fd, reg, q, PAGE));
+		EXPECT_EQ(-EINVAL, hreg(self->fd, q, PAGE, 0));
+	}
+	if (!tried)
+		SKIP(return, "no device");
+	EXPECT_LT(maps0, uvm_stat(self->fd, UVM_STAT_CPU_DEVICE_MAPS,
+				  UVM_STATS_VA_SPACE));
+	EXPECT_EQ(0, uvm_check(self->p, LEN, 42));
+	close(pipefd[0]);
+	close(pipefd[1]);
+	munmap(reg, PAGE);
+}
+
 /* --- registrations ------------------------------------------------ */
 
 #define REG_LEN	(32 * MIB)
@@ -362,7 +413,7 @@ static int copy_while_unmapping(void *a)
 	struct race *r = a;
 	char *dst = anon(16 * PAGE), *src;
 	pthread_t t;
-	int i;
+	int i, ret;
 
 	r->fd = uvm_open();	/* the child's own VA space */
 	if (!dst || r->fd < 0)
@@ -373,8 +424,11 @@ static int copy_while_unmapping(void *a)
 	pthread_create(&t, NULL, reg_unmapper, r);
 	for (i = 0; i < r->iters; i++) {
 		src = anon(16 * PAGE);	/* untouched: slow-path pinning */
-		if (!src || mcpy(r->fd, dst, src, 16 * PAGE))
+		if (!src)
 			return 2;
+		ret = mcpy(r->fd, dst, src, 16 * PAGE);
+		if (ret)
+			return 200 - ret;
 		munmap(src, 16 * PAGE);
 	}
 	r->stop = 1;
