@@ -360,6 +360,10 @@ static int access_service(struct access_ctx *c, bool fly)
 		if (k < n && (c->fault_va[k] >> UVM_BLOCK_SHIFT) ==
 			     (c->fault_va[from] >> UVM_BLOCK_SHIFT))
 			continue;
+		if (fatal_signal_pending(current)) {
+			ret = -EINTR;	/* a batch may span 256 blocks */
+			break;
+		}
 		ret = access_service_block(c, from, k, fly && k == n);
 		from = k;
 	}
@@ -651,6 +655,8 @@ static int access_steps(struct access_ctx *c, const struct uvm_access *a,
 			 (u64)(round_down(va, UVM_BLOCK_SIZE) +
 			       UVM_BLOCK_SIZE - va));
 		ret = access_step(c, a, off, n);
+		if (!ret && fatal_signal_pending(current))
+			ret = -EINTR;	/* one access may span many blocks */
 		if (ret)
 			return ret;
 	}

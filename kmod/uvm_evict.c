@@ -23,6 +23,7 @@
  * never evicted.
  */
 #include <linux/list.h>
+#include <linux/sched/signal.h>
 #include <linux/spinlock.h>
 
 #include "uvm_device.h"
@@ -101,7 +102,10 @@ static s64 evict_one(struct uvm_device *udev, bool blocking)
  * Called with no lock but possibly one block lock held (victims are only
  * trylocked).
  *
- * Return: 0 if anything was freed, -ENOSPC if nothing could be evicted.
+ * Stops early, between victims, on a fatal signal.
+ *
+ * Return: 0 if anything was freed, -ENOSPC if nothing could be evicted,
+ * -EINTR if a fatal signal came first.
  */
 int uvm_evict_device_memory(struct uvm_device *udev, u64 bytes)
 {
@@ -110,6 +114,9 @@ int uvm_evict_device_memory(struct uvm_device *udev, u64 bytes)
 	s64 ret;
 
 	while (freed < bytes) {
+		/* Each victim is a 2 MiB copy home: a large request is killable. */
+		if (fatal_signal_pending(current))
+			return freed ? 0 : -EINTR;
 		ret = evict_one(udev, false);
 		if (ret == -ENOSPC)
 			break;
@@ -128,13 +135,13 @@ int uvm_evict_device_memory(struct uvm_device *udev, u64 bytes)
  * @bd: device state of a block; caller holds the block's lock.
  *
  * Return: 0, -ENOSPC (full, nothing evictable), -ENODEV (device going
- * away) or -ENOMEM.
+ * away), -ENOMEM or -EINTR (fatal signal while evicting).
  */
 int uvm_evict_alloc_chunk(struct uvm_block_dev *bd)
 {
 	struct uvm_device *udev = bd->udev;
 	struct uvm_mem *mem;
-	int tries;
+	int tries, ret;
 
 	lockdep_assert_held(&bd->block->lock);
 	for (tries = 0; ; tries++) {
@@ -144,8 +151,9 @@ int uvm_evict_alloc_chunk(struct uvm_block_dev *bd)
 			break;
 		if (PTR_ERR(mem) != -ENOSPC || tries >= UVM_EVICT_RETRIES)
 			return PTR_ERR(mem);
-		if (uvm_evict_device_memory(udev, UVM_BLOCK_SIZE))
-			return -ENOSPC;
+		ret = uvm_evict_device_memory(udev, UVM_BLOCK_SIZE);
+		if (ret)
+			return ret == -EINTR ? ret : -ENOSPC;
 	}
 
 	spin_lock(&udev->lru_lock);

@@ -15,7 +15,7 @@ struct uvm_device;
  *
  * Implemented in uvm_evict.c (managed memory eviction). Called with no uvm
  * lock held. Returns 0 if it freed anything, else a negative errno
- * (-ENOSPC: nothing to evict).
+ * (-ENOSPC: nothing to evict, -EINTR: fatal signal).
  */
 int uvm_evict_device_memory(struct uvm_device *udev, u64 bytes);
 

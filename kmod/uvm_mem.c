@@ -4,6 +4,9 @@
  */
 
 #include <linux/list.h>
+#include <linux/minmax.h>
+#include <linux/sched/signal.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 
 #include <drm/drm_drv.h>
@@ -62,6 +65,25 @@ int uvm_mem_pool_init(struct uvm_device *udev, u64 size)
 	return drmm_add_action_or_reset(&udev->drm, uvm_mem_pool_fini, NULL);
 }
 
+/* Zeroing step between fatal-signal checks: a large allocation is killable. */
+#define UVM_MEM_ZERO_STEP	SZ_2M
+
+static int uvm_mem_zero_block(struct uvm_device *udev, u64 off, u64 size)
+{
+	u64 n;
+	int ret;
+
+	for (; size; size -= n, off += n) {
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		n = min_t(u64, size, UVM_MEM_ZERO_STEP);
+		ret = udev->ops->fill(udev, off, n, 0);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 static int uvm_mem_zero(struct uvm_mem *mem)
 {
 	struct uvm_device *udev = mem->udev;
@@ -71,9 +93,9 @@ static int uvm_mem_zero(struct uvm_mem *mem)
 	if (!drm_dev_enter(&udev->drm, &idx))
 		return -ENODEV;
 	list_for_each_entry(block, &mem->blocks, link) {
-		ret = udev->ops->fill(udev, uvm_buddy_block_offset(block),
-				      uvm_buddy_block_size(&udev->pool.mm,
-							   block), 0);
+		ret = uvm_mem_zero_block(udev, uvm_buddy_block_offset(block),
+					 uvm_buddy_block_size(&udev->pool.mm,
+							      block));
 		if (ret)
 			break;
 	}
@@ -121,7 +143,8 @@ static int uvm_mem_alloc_blocks(struct uvm_mem *mem, u64 min_block)
  * @flags: UVM_MEM_* flags.
  *
  * Returns the allocation or ERR_PTR: -EINVAL bad size or flags, -ENOSPC out
- * of device memory, -ENOMEM out of host memory, -ENODEV device unplugged.
+ * of device memory, -ENOMEM out of host memory, -ENODEV device unplugged,
+ * -EINTR fatal signal while zeroing (nothing allocated).
  */
 struct uvm_mem *uvm_mem_alloc(struct uvm_device *udev, u64 size,
 			      u64 min_block, u32 flags)
