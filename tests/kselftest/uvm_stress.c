@@ -40,6 +40,8 @@
  *   --reap S       UVM_STRESS_REAP_S    bound to reap a killed worker (10)
  *   --hang S       UVM_STRESS_HANG_S    a worker without progress (180)
  *   --no-hostreg   UVM_STRESS_NO_HOSTREG=1  no HOST_REGISTER operations
+ *   --hostreg-race UVM_STRESS_HOSTREG_RACE=1  also HOST_REGISTER racing a
+ *                  munmap of the buffer (off: finding F3 panics the kernel)
  *   --kill-ms A,B  interval between kills, uniform in [A, B] ms (100,1500)
  * Figures on the last lines: processes, kills, pages verified, minutes.
  * Group "stress" of tests/suite.list; `make stress MINUTES=10`.
@@ -70,14 +72,14 @@ enum op {
 	OP_IDLE, OP_CPU_WRITE, OP_CPU_VERIFY, OP_CPU_RANDOM, OP_DEV_WRITE,
 	OP_DEV_READ, OP_DEV_LIST, OP_PREFETCH, OP_PREFETCH_REGION, OP_ADVISE,
 	OP_DISCARD, OP_MEMCPY, OP_HOSTREG, OP_DALLOC, OP_MUNMAP, OP_MAP,
-	OP_VERIFY_ALL, OP_RESIDENCY, OP_FINAL, OP_NR
+	OP_VERIFY_ALL, OP_RESIDENCY, OP_HOSTREG_RACE, OP_FINAL, OP_NR
 };
 
 static const char *const op_name[OP_NR] = {
 	"idle", "cpu_write", "cpu_verify", "cpu_random", "dev_write",
 	"dev_read", "dev_list", "prefetch", "prefetch_region", "advise",
 	"discard", "memcpy", "hostreg", "dalloc", "munmap", "map",
-	"verify_all", "residency", "final",
+	"verify_all", "residency", "hostreg_race", "final",
 };
 
 /* Weights of the random choice. */
@@ -87,6 +89,7 @@ static const int op_weight[OP_NR] = {
 	[OP_PREFETCH] = 12, [OP_PREFETCH_REGION] = 3, [OP_ADVISE] = 6,
 	[OP_DISCARD] = 3, [OP_MEMCPY] = 4, [OP_HOSTREG] = 3, [OP_DALLOC] = 2,
 	[OP_MUNMAP] = 2, [OP_MAP] = 4, [OP_VERIFY_ALL] = 1, [OP_RESIDENCY] = 2,
+	[OP_HOSTREG_RACE] = 1,
 };
 
 /* --- shared with the supervisor (MAP_SHARED anonymous) ------------------ */
@@ -186,7 +189,7 @@ struct worker {
 	uint64_t seed;
 	int dev[MAXDEV];
 	struct region reg[NREG];
-	int hostreg;
+	int hostreg, hostreg_race;
 	struct wshared *ws;
 };
 
@@ -989,6 +992,55 @@ out:
 	unlock_region(w, r);
 }
 
+struct unmapper {
+	char *buf;
+	unsigned int delay_us;
+};
+
+static void *unmap_later(void *arg)
+{
+	struct unmapper *u = arg;
+
+	usleep(u->delay_us);
+	munmap(u->buf, CHUNK);
+	return NULL;
+}
+
+/*
+ * HOST_REGISTER racing munmap: a helper thread munmaps the buffer after a
+ * random delay while it is being registered (and unregistered). Whichever
+ * wins, the answer is 0 or EFAULT/ENOENT, and nothing may be left pinned.
+ */
+static void op_hostreg_race(struct thread *t)
+{
+	struct worker *w = t->w;
+	struct unmapper u;
+	pthread_t th;
+	int ret, ret2 = 0;
+
+	if (!w->hostreg || !w->hostreg_race)
+		return;
+	u.buf = mmap(NULL, CHUNK, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (u.buf == MAP_FAILED)
+		return;
+	u.delay_us = rnd_n(&t->rng, 300);
+	if (pthread_create(&th, NULL, unmap_later, &u)) {
+		munmap(u.buf, CHUNK);
+		return;
+	}
+	ret = hreg(w->fd, u.buf, CHUNK, rnd_n(&t->rng, 2) ?
+		   UVM_HOST_REGISTER_READONLY : 0);
+	if (!ret && rnd_n(&t->rng, 2))
+		ret2 = hunreg(w->fd, u.buf);
+	pthread_join(th, NULL);
+	log_op(t, OP_HOSTREG_RACE, 0, u.delay_us, 0, ret2, ret);
+	if (ret && ret != -EFAULT && ret != -ENOMEM)
+		op_error(t, "host register racing munmap", ret);
+	if (ret2 && ret2 != -ENOENT)
+		op_error(t, "host unregister racing munmap", ret2);
+}
+
 /*
  * A cudaMalloc-style device allocation (never evicted, so it evicts managed
  * data, anyone's): copy an own chunk through it and check what comes back.
@@ -1218,9 +1270,12 @@ static enum op pick_op(struct thread *t)
 	for (k = 0; k < OP_NR; k++) {
 		x -= op_weight[k];
 		if (x < 0)
-			return k;
+			break;
 	}
-	return OP_CPU_VERIFY;
+	if (k == OP_NR || (k == OP_HOSTREG_RACE && !t->w->hostreg_race) ||
+	    ((k == OP_HOSTREG || k == OP_HOSTREG_RACE) && !t->w->hostreg))
+		return OP_CPU_VERIFY;
+	return k;
 }
 
 static void do_op(struct thread *t, enum op op)
@@ -1244,6 +1299,7 @@ static void do_op(struct thread *t, enum op op)
 	case OP_MAP: op_map(t); break;
 	case OP_VERIFY_ALL: verify_all(t, 0); break;
 	case OP_RESIDENCY: op_residency(t); break;
+	case OP_HOSTREG_RACE: op_hostreg_race(t); break;
 	default: break;
 	}
 	ADD(t->w->ws->ops[op], 1);
@@ -1280,7 +1336,8 @@ static int count_nodes(void)
 static void __attribute__((noreturn)) worker_main(int wid, uint32_t gen,
 						  uint64_t seed, int hostreg)
 {
-	struct worker w = { .wid = wid, .gen = gen, .hostreg = hostreg };
+	struct worker w = { .wid = wid, .gen = gen, .hostreg = hostreg & 1,
+			    .hostreg_race = (hostreg & 2) != 0 };
 	struct uvm_device_info info[UVM_MAX_DEVICES];
 	pthread_t th[MAXT];
 	uint64_t rng;
@@ -1607,6 +1664,11 @@ int main(int argc, char **argv)
 	s.hostreg = !has_flag(argc, argv, "--no-hostreg") &&
 		    !(getenv("UVM_STRESS_NO_HOSTREG") &&
 		      atoi(getenv("UVM_STRESS_NO_HOSTREG")));
+	/* F3 (docs/reliability.md) takes the kernel down: opt-in until fixed */
+	if (s.hostreg && (has_flag(argc, argv, "--hostreg-race") ||
+			  (getenv("UVM_STRESS_HOSTREG_RACE") &&
+			   atoi(getenv("UVM_STRESS_HOSTREG_RACE")))))
+		s.hostreg |= 2;
 	s.kill_min_ms = 100;
 	s.kill_max_ms = 1500;
 	v = getenv("UVM_STRESS_KILL_MS");
@@ -1640,6 +1702,7 @@ int main(int argc, char **argv)
 		ksft_print_msg("seed %#llx (UVM_STRESS_SEED), %d workers, %.0f s, %d devices with %llu MiB, reap bound %d s, hostreg %s\n",
 			       (unsigned long long)s.seed, s.nworkers, s.seconds,
 			       ndev, (unsigned long long)(devmem / MIB), s.reap_s,
+			       s.hostreg & 2 ? "on, racing munmap" :
 			       s.hostreg ? "on" : "off");
 	}
 	close(fd);	/* the workers are forked without it */
@@ -1669,7 +1732,7 @@ int main(int argc, char **argv)
 				 * victim to be inside a chosen operation.
 				 */
 				if (rnd_n(&s.rng, 2)) {
-					uint32_t want = 1 + rnd_n(&s.rng, OP_MAP);
+					uint32_t want = 1 + rnd_n(&s.rng, OP_HOSTREG_RACE);
 					uint64_t until = now_ms() + 1000;
 
 					while (now_ms() < until &&
