@@ -43,6 +43,10 @@
  *   --hostreg-race UVM_STRESS_HOSTREG_RACE=1  also HOST_REGISTER racing a
  *                  munmap of the buffer (off: finding F3 panics the kernel)
  *   --kill-ms A,B  interval between kills, uniform in [A, B] ms (100,1500)
+ *   --skip OPS     UVM_STRESS_SKIP      operations not to do, by name, e.g.
+ *                  memcpy,hostreg,dalloc (the ones that use UVM_IOCTL_MEMCPY)
+ *   --keep-going   UVM_STRESS_KEEP_GOING=1  go on after a data mismatch (the
+ *                  worker starts again), to count them in long runs
  * Figures on the last lines: processes, kills, pages verified, minutes.
  * Group "stress" of tests/suite.list; `make stress MINUTES=10`.
  */
@@ -112,6 +116,7 @@ struct wshared {
 
 struct shared {
 	volatile int stop;
+	uint32_t skip_mask;		/* operations not to do (--skip) */
 	struct wshared w[MAXW];
 };
 
@@ -1272,7 +1277,8 @@ static enum op pick_op(struct thread *t)
 		if (x < 0)
 			break;
 	}
-	if (k == OP_NR || (k == OP_HOSTREG_RACE && !t->w->hostreg_race) ||
+	if (k == OP_NR || (sh->skip_mask & (1U << k)) ||
+	    (k == OP_HOSTREG_RACE && !t->w->hostreg_race) ||
 	    ((k == OP_HOSTREG || k == OP_HOSTREG_RACE) && !t->w->hostreg))
 		return OP_CPU_VERIFY;
 	return k;
@@ -1646,6 +1652,8 @@ int main(int argc, char **argv)
 	int fd, ndev, i, k, mem_ok = 1;
 	const char *v;
 	double minutes;
+	int keep_going;
+	uint32_t skip_mask = 0;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	ksft_print_header();
@@ -1679,6 +1687,26 @@ int main(int argc, char **argv)
 		s.kill_max_ms = s.kill_min_ms;
 	if (s.kill_max_ms < s.kill_min_ms)
 		s.kill_max_ms = s.kill_min_ms;
+	keep_going = has_flag(argc, argv, "--keep-going") ||
+		     (getenv("UVM_STRESS_KEEP_GOING") &&
+		      atoi(getenv("UVM_STRESS_KEEP_GOING")));
+	v = getenv("UVM_STRESS_SKIP");
+	for (i = 1; i < argc - 1; i++)
+		if (!strcmp(argv[i], "--skip"))
+			v = argv[i + 1];
+	if (v && *v) {
+		char *list = strdup(v), *tok, *save = NULL;
+
+		for (tok = strtok_r(list, ",", &save); tok;
+		     tok = strtok_r(NULL, ",", &save)) {
+			for (k = 1; k < OP_NR && strcmp(tok, op_name[k]); k++)
+				;
+			if (k == OP_NR)
+				ksft_exit_fail_msg("--skip: no operation %s\n", tok);
+			skip_mask |= 1U << k;
+		}
+		free(list);
+	}
 	v = getenv("UVM_STRESS_SEED");
 	for (i = 1; i < argc - 1; i++)
 		if (!strcmp(argv[i], "--seed"))
@@ -1712,6 +1740,10 @@ int main(int argc, char **argv)
 	if (sh == MAP_FAILED)
 		ksft_exit_fail_msg("mmap shared: %s\n", strerror(errno));
 	memset(sh, 0, sizeof(*sh));
+	sh->skip_mask = skip_mask;
+	if (skip_mask || keep_going)
+		ksft_print_msg("skipping operations %#x%s\n", skip_mask,
+			       keep_going ? ", going on after data mismatches" : "");
 
 	t_start = now_ms();
 	t_end = t_start + (uint64_t)(s.seconds * 1000);
@@ -1719,7 +1751,7 @@ int main(int argc, char **argv)
 		spawn(&s, i);
 	next_kill = t_start + s.kill_min_ms +
 		    rnd_n(&s.rng, s.kill_max_ms - s.kill_min_ms + 1);
-	while (!s.fatal && now_ms() < t_end && !s.data_fail) {
+	while (!s.fatal && now_ms() < t_end && (keep_going || !s.data_fail)) {
 		reap_any(&s, 1);
 		check_hangs(&s);
 		if (now_ms() >= next_kill) {
