@@ -827,8 +827,15 @@ int uvm_block_to_host_locked(struct uvm_va_block *block, int nid,
 		delta.d2h = bitmap_weight(run, UVM_BLOCK_PAGES);
 		block_count_moves(block, &delta, src->udev, NULL);
 		bitmap_andnot(todo, todo, run, UVM_BLOCK_PAGES);
+		/*
+		 * This run is home: its moved pages lose their device copies
+		 * now, so a later run's failure leaves no page with two
+		 * copies and a writable device mapping.
+		 */
+		bitmap_andnot(run, run, dup, UVM_BLOCK_PAGES);
+		block_drop_devs_except(block, UVM_MAX_DEVICES, run);
 	}
-	/* Moved (not duplicated) pages: drop the device copies. */
+	/* Moved pages that had a host copy already: drop the device copies. */
 	bitmap_andnot(run, mask, dup, UVM_BLOCK_PAGES);
 	block_drop_devs_except(block, UVM_MAX_DEVICES, run);
 	return uvm_block_populate_mask_locked(block, mask, nid);

@@ -209,7 +209,8 @@ static int uvm_side_pin(struct uvm_copy_side *s, unsigned long va, u64 n)
 	if (ret > 0)
 		unpin_user_pages(s->pages, ret);
 	s->npages = 0;
-	return ret < 0 ? ret : -EFAULT;
+	/* -EEXIST: a special PTE (device memory the CPU maps in place). */
+	return ret < 0 && ret != -EEXIST ? ret : -EFAULT;
 }
 
 /* Lock a registration's pages for read (registrations only). */

@@ -36,10 +36,13 @@
  * their first lines.
  *
  * A VA space belongs to the mm that opened the file. Another process that
- * holds the file (a forked child, a process it was passed to) may only ask
- * UVM_IOCTL_GET_INFO: every other ioctl answers -EPERM before it reads its
- * argument, so nobody but the owner can free, unregister, copy into or read
- * the counters of the owner's memory.
+ * holds the file (a forked child, a process it was passed to, uvm-smi
+ * through pidfd_getfd(), which needs ptrace access) may only ask the
+ * module-wide UVM_IOCTL_GET_INFO and read the VA space's event counts
+ * (UVM_IOCTL_STATS, UVM_IOCTL_VA_SPACE_SUMMARY): every other ioctl answers
+ * -EPERM before it reads its argument, so nobody but the owner can free,
+ * unregister, copy into, query the addresses of or change the owner's
+ * memory.
  */
 
 /* Every ioctl argument: the dispatcher's on-stack buffer. */
@@ -182,11 +185,13 @@ static const struct uvm_ioctl_desc uvm_ioctls[] = {
 	UVM_IOCTL_DEF(UVM_IOCTL_ADVISE, uvm_managed_advise_ioctl, 0),
 	UVM_IOCTL_DEF(UVM_IOCTL_RANGE_ATTRS, uvm_managed_attrs_ioctl, 0),
 	UVM_IOCTL_DEF(UVM_IOCTL_RESIDENCY, uvm_managed_residency_ioctl, 0),
-	UVM_IOCTL_DEF(UVM_IOCTL_STATS, uvm_managed_stats_ioctl, 0),
+	UVM_IOCTL_DEF(UVM_IOCTL_STATS, uvm_managed_stats_ioctl,
+		      UVM_IOCTL_ANY_MM),
 	UVM_IOCTL_DEF(UVM_IOCTL_DEVICE_ACCESS, uvm_managed_device_access_ioctl,
 		      0),
 	UVM_IOCTL_DEF(UVM_IOCTL_DISCARD, uvm_managed_discard_ioctl, 0),
-	UVM_IOCTL_DEF(UVM_IOCTL_VA_SPACE_SUMMARY, uvm_managed_summary_ioctl, 0),
+	UVM_IOCTL_DEF(UVM_IOCTL_VA_SPACE_SUMMARY, uvm_managed_summary_ioctl,
+		      UVM_IOCTL_ANY_MM),
 	UVM_IOCTL_DEF(UVM_IOCTL_ALLOC_DEVICE, uvm_alloc_device_ioctl, 0),
 	UVM_IOCTL_DEF(UVM_IOCTL_ALLOC_HOST, uvm_alloc_host_ioctl, 0),
 	UVM_IOCTL_DEF(UVM_IOCTL_FREE, uvm_free_ioctl, 0),

@@ -31,10 +31,10 @@ void uvm_policy_map_destroy(struct uvm_policy_map *map)
 }
 
 static int policy_store(struct uvm_policy_map *map,
-			struct uvm_policy_extent *ext)
+			struct uvm_policy_extent *ext, gfp_t gfp)
 {
 	return mtree_store_range(&map->tree, ext->start, ext->end - 1, ext,
-				 GFP_KERNEL);
+				 gfp);
 }
 
 /**
@@ -63,7 +63,8 @@ int uvm_policy_add(struct uvm_policy_map *map, unsigned long start,
 }
 
 /* Make @addr the start of an extent (if it lies inside one). */
-static int policy_split(struct uvm_policy_map *map, unsigned long addr)
+static int policy_split(struct uvm_policy_map *map, unsigned long addr,
+			gfp_t gfp)
 {
 	struct uvm_policy_extent *ext, *upper;
 	int ret;
@@ -72,11 +73,11 @@ static int policy_split(struct uvm_policy_map *map, unsigned long addr)
 	if (!ext || ext->start == addr)
 		return 0;
 
-	upper = kmemdup(ext, sizeof(*ext), GFP_KERNEL_ACCOUNT);
+	upper = kmemdup(ext, sizeof(*ext), gfp | __GFP_ACCOUNT);
 	if (!upper)
 		return -ENOMEM;
 	upper->start = addr;
-	ret = policy_store(map, upper);
+	ret = policy_store(map, upper, gfp);
 	if (ret) {
 		kfree(upper);
 		return ret;
@@ -87,11 +88,11 @@ static int policy_split(struct uvm_policy_map *map, unsigned long addr)
 
 /* Make [start, end) a run of whole extents. */
 static int policy_split_range(struct uvm_policy_map *map, unsigned long start,
-			      unsigned long end)
+			      unsigned long end, gfp_t gfp)
 {
-	int ret = policy_split(map, start);
+	int ret = policy_split(map, start, gfp);
 
-	return ret ?: policy_split(map, end);
+	return ret ?: policy_split(map, end, gfp);
 }
 
 static bool policy_equal(const struct uvm_policy *a, const struct uvm_policy *b)
@@ -119,7 +120,7 @@ static void policy_merge_at(struct uvm_policy_map *map, unsigned long addr)
 
 	old_end = left->end;
 	left->end = right->end;
-	if (policy_store(map, left)) {
+	if (policy_store(map, left, GFP_KERNEL)) {
 		left->end = old_end;	/* still correct, just not merged */
 		return;
 	}
@@ -143,7 +144,7 @@ int uvm_policy_update(struct uvm_policy_map *map, unsigned long start,
 	unsigned long index = start;
 	int ret;
 
-	ret = policy_split_range(map, start, end);
+	ret = policy_split_range(map, start, end, GFP_KERNEL);
 	if (ret)
 		return ret;
 
@@ -166,23 +167,24 @@ int uvm_policy_update(struct uvm_policy_map *map, unsigned long start,
  * @start: page-aligned start.
  * @end: page-aligned end.
  *
- * Return: 0 or -ENOMEM (then nothing was removed).
+ * Called from ->close, which cannot fail: the split and the tree updates
+ * allocate with __GFP_NOFAIL (a few small objects; fault injection leaves
+ * such allocations alone). Each extent leaves the tree before it is freed.
  */
-int uvm_policy_remove(struct uvm_policy_map *map, unsigned long start,
-		      unsigned long end)
+void uvm_policy_remove(struct uvm_policy_map *map, unsigned long start,
+		       unsigned long end)
 {
+	const gfp_t gfp = GFP_KERNEL | __GFP_NOFAIL;
 	struct uvm_policy_extent *ext;
 	unsigned long index = start;
-	int ret;
 
-	ret = policy_split_range(map, start, end);
-	if (ret)
-		return ret;
-
-	mt_for_each(&map->tree, ext, index, end - 1)
+	policy_split_range(map, start, end, gfp);
+	while ((ext = mt_find(&map->tree, &index, end - 1))) {
+		mtree_store_range(&map->tree, ext->start, ext->end - 1, NULL,
+				  gfp);
+		index = ext->end;
 		kfree(ext);
-	mtree_store_range(&map->tree, start, end - 1, NULL, GFP_KERNEL);
-	return 0;
+	}
 }
 
 /**

@@ -64,8 +64,8 @@ void uvm_policy_map_init(struct uvm_policy_map *map);
 void uvm_policy_map_destroy(struct uvm_policy_map *map);
 int uvm_policy_add(struct uvm_policy_map *map, unsigned long start,
 		   unsigned long end);
-int uvm_policy_remove(struct uvm_policy_map *map, unsigned long start,
-		      unsigned long end);
+void uvm_policy_remove(struct uvm_policy_map *map, unsigned long start,
+		       unsigned long end);
 int uvm_policy_update(struct uvm_policy_map *map, unsigned long start,
 		      unsigned long end, uvm_policy_fn fn, const void *arg);
 const struct uvm_policy *uvm_policy_at(struct uvm_policy_map *map,

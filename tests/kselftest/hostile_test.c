@@ -99,7 +99,7 @@ static int child_touches(void *a)
  * punch the parent's range (it did: prefetch then failed with EINVAL and
  * the data was gone).
  */
-TEST_F(hostile, dofork_child_neither_sees_nor_destroys_the_range)
+TEST_F_TIMEOUT(hostile, dofork_child_neither_sees_nor_destroys_the_range, 120)
 {
 	struct child_arg c = { .p = self->p, .fd = self->fd };
 
@@ -121,7 +121,7 @@ static int child_unmaps(void *a)
 	return munmap(c->p, LEN) ? 1 : 0;
 }
 
-TEST_F(hostile, dofork_child_munmap_keeps_the_parent_range)
+TEST_F_TIMEOUT(hostile, dofork_child_munmap_keeps_the_parent_range, 120)
 {
 	struct child_arg c = { .p = self->p, .fd = self->fd };
 
@@ -171,7 +171,7 @@ static int dofork_then_kernel_write(void *a)
 	return kernel_write_into_range(c);	/* ... then a kernel write */
 }
 
-TEST_F(hostile, kernel_write_after_dofork_child_exit_finishes)
+TEST_F_TIMEOUT(hostile, kernel_write_after_dofork_child_exit_finishes, 120)
 {
 	struct child_arg c = { 0 };
 
@@ -188,7 +188,7 @@ static int child_exits(void *a)
 	return 0;
 }
 
-TEST_F(hostile, dofork_child_exit_keeps_pinned_allocations)
+TEST_F_TIMEOUT(hostile, dofork_child_exit_keeps_pinned_allocations, 120)
 {
 	static const uint32_t flags[] = { 0, UVM_HOST_ALLOC_WRITECOMBINED };
 	struct child_arg c = { .fd = self->fd };
@@ -231,14 +231,16 @@ static int foreign_ioctls(void *a)
 		return 2;
 	if (uvm_ioctl(c->fd, UVM_IOCTL_MEM_COUNTERS, &m) != -EPERM)
 		return 3;
-	if (uvm_ioctl(c->fd, UVM_IOCTL_STATS, &s) != -EPERM)
+	if (uvm_prefetch(c->fd, c->p, PAGE, UVM_LOC_HOST, 0) != -EPERM)
 		return 4;
 	if (uvm_ioctl(c->fd, UVM_IOCTL_GET_INFO, &gi))
 		return 5;		/* module-wide: anyone may ask */
+	if (uvm_ioctl(c->fd, UVM_IOCTL_STATS, &s))
+		return 6;		/* counts: uvm-smi reads them */
 	return 0;
 }
 
-TEST_F(hostile, foreign_process_cannot_free_or_unregister)
+TEST_F_TIMEOUT(hostile, foreign_process_cannot_free_or_unregister, 120)
 {
 	struct child_arg c = { .fd = self->fd };
 	struct uvm_ptr_info pi;
@@ -266,7 +268,7 @@ TEST_F(hostile, foreign_process_cannot_free_or_unregister)
  * module's own MEMCPY could pin one, and the pin outlived the migration
  * that freed the chunk to another process.
  */
-TEST_F(hostile, device_memory_mapped_by_the_cpu_cannot_be_pinned)
+TEST_F_TIMEOUT(hostile, device_memory_mapped_by_the_cpu_cannot_be_pinned, 120)
 {
 	static const unsigned int backends[] = {
 		UVM_BACKEND_EMULATED, UVM_BACKEND_PCI_BAR,
@@ -373,7 +375,7 @@ static int register_while_unmapping(void *a)
  * loop (a use-after-free KASAN reports on the debug kernel). Now the pages
  * are published only if no invalidation ran, else pinned again or -EFAULT.
  */
-TEST(register_races_munmap)
+TEST_F_TIMEOUT(hostile, register_races_munmap, 300)
 {
 	struct race r = { .iters = 40 };
 
@@ -436,9 +438,9 @@ static int copy_while_unmapping(void *a)
 	return hunreg(r->fd, dst) ? 3 : 0;
 }
 
-TEST(memcpy_into_registration_races_munmap)
+TEST_F_TIMEOUT(hostile, memcpy_into_registration_races_munmap, 300)
 {
-	struct race r = { .iters = 2000 };
+	struct race r = { .iters = 500 };
 
 	EXPECT_EQ(0, run_bounded(copy_while_unmapping, &r, 240));
 }
@@ -509,7 +511,7 @@ static int huge_unlimited(void *a)
 	return ret == -EFAULT ? 0 : 2;
 }
 
-TEST(registration_counts_against_memlock)
+TEST_F_TIMEOUT(hostile, registration_counts_against_memlock, 300)
 {
 	EXPECT_EQ(0, run_bounded(memlock_limited, NULL, 60));
 	EXPECT_EQ(0, run_bounded(huge_unlimited, NULL, 60));
