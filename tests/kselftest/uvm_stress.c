@@ -1427,6 +1427,8 @@ struct sup {
 	unsigned long spawned, kills, kills_by_op[OP_NR], reap_slow, hangs;
 	unsigned long data_fail, other_exit;
 	uint64_t reap_max_ms;
+	uint32_t killed_op[MAXW];	/* what the victim was doing */
+	uint32_t reap_max_op;
 	int fatal;
 };
 
@@ -1529,8 +1531,14 @@ static void reaped(struct sup *s, int i, int st, int restart)
 	if (s->killed_at[i]) {
 		uint64_t dt = t - s->killed_at[i];
 
-		if (dt > s->reap_max_ms)
+		if (dt > s->reap_max_ms) {
 			s->reap_max_ms = dt;
+			s->reap_max_op = s->killed_op[i];
+		}
+		if (dt > 2000)
+			say("slow reap: worker %d killed in %s, reaped after %llu ms",
+			    i, op_name[s->killed_op[i] % OP_NR],
+			    (unsigned long long)dt);
 		s->killed_at[i] = 0;
 		if (!(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL) &&
 		    !(WIFEXITED(st) && WEXITSTATUS(st) == 0)) {
@@ -1575,6 +1583,7 @@ static void kill_worker(struct sup *s, int i, uint32_t op)
 
 	t0 = now_ms();
 	s->killed_at[i] = t0;
+	s->killed_op[i] = op;
 	kill(pid, SIGKILL);
 	s->kills++;
 	s->kills_by_op[op < OP_NR ? op : 0]++;
@@ -1867,12 +1876,13 @@ int main(int argc, char **argv)
 					      op_name[k], s.kills_by_op[k]);
 		ksft_print_msg("kills by operation:%s\n", line);
 	}
-	ksft_print_msg("figures: seed %#llx, processes %lu, kills %lu, pages verified %llu, pages written %llu, minutes %.2f, evictions %llu, final pages %llu, ENOSPC %llu, slowest reap %llu ms\n",
+	ksft_print_msg("figures: seed %#llx, processes %lu, kills %lu, pages verified %llu, pages written %llu, minutes %.2f, evictions %llu, final pages %llu, ENOSPC %llu, slowest reap %llu ms (killed in %s)\n",
 		       (unsigned long long)s.seed, s.spawned, s.kills,
 		       (unsigned long long)pv, (unsigned long long)pw, minutes,
 		       (unsigned long long)(ev1 - ev0),
 		       (unsigned long long)final_pages, (unsigned long long)enospc,
-		       (unsigned long long)s.reap_max_ms);
+		       (unsigned long long)s.reap_max_ms,
+		       op_name[s.reap_max_op % OP_NR]);
 
 	ksft_test_result(!s.data_fail, "survivors' data intact (%lu mismatches)\n",
 			 s.data_fail);
