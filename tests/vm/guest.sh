@@ -44,8 +44,51 @@ exit_vm() {
 }
 
 # Kernel log lines that fail a run. Lockdep reports start with "WARNING:
-# possible circular locking dependency" or "INFO: ... lock ...".
-BAD_LOG='BUG:|WARNING:|Oops|KASAN|UBSAN:|possible circular locking|INFO: .*lock|INFO: task .* blocked|general protection|Call Trace|kernel BUG|list_(add|del) corruption'
+# possible circular locking dependency", "WARNING: inconsistent lock state"
+# or "INFO: ... lock ..."; the debug kernel adds KASAN, UBSAN, kmemleak
+# ("unreferenced object", printed by the scan after rmmod) and DEBUG_VM
+# reports; every kernel reports hung tasks and soft lockups (arm_detectors).
+BAD_LOG='BUG:|WARNING:|Oops|KASAN|UBSAN:|possible circular locking|inconsistent lock state|INFO: .*lock|INFO: task .* blocked|blocked for more than|soft lockup|unreferenced object|sleeping function called from invalid context|general protection|Call Trace|kernel BUG|list_(add|del) corruption'
+KMEMLEAK=/sys/kernel/debug/kmemleak
+
+# arm_detectors: on every kernel, a hang fails the run with its stacks in
+# the log rather than as a silent timeout: the hung-task detector reports a
+# task blocked for 120 s, the soft-lockup detector a CPU stuck for 2 x
+# watchdog_thresh (30 s under TCG, where a starved vCPU thread must not look
+# like a lockup), with every CPU's backtrace; neither panics. Console log
+# level 7 from here on, so that those reports (and their stacks, printed at
+# KERN_INFO) reach the console even when the guest never gets to save dmesg.
+arm_detectors() {
+	local kv k v
+	for kv in hung_task_timeout_secs=120 hung_task_panic=0 hung_task_warnings=-1 \
+		  hung_task_all_cpu_backtrace=1 softlockup_panic=0 \
+		  softlockup_all_cpu_backtrace=1 watchdog_thresh=30 watchdog=1; do
+		k=${kv%%=*} v=${kv#*=}
+		[ -w "/proc/sys/kernel/$k" ] && echo "$v" >"/proc/sys/kernel/$k" 2>/dev/null
+	done
+	echo 7 >/proc/sys/kernel/printk
+}
+
+# kmemleak (debug kernel): scan once before the module is loaded and forget
+# what it found (early-boot leaks that are not ours), then print each new
+# leak to the kernel log; check_kmemleak scans again after rmmod.
+kmemleak_start() {
+	[ -w "$KMEMLEAK" ] || return 0
+	echo scan >"$KMEMLEAK" 2>/dev/null
+	echo clear >"$KMEMLEAK" 2>/dev/null
+	[ -w /sys/module/kmemleak/parameters/verbose ] &&
+		echo 1 >/sys/module/kmemleak/parameters/verbose
+}
+
+check_kmemleak() {
+	[ -w "$KMEMLEAK" ] || return 0
+	# An object must be unreferenced for 5 s (kmemleak's minimum age)
+	# before a scan reports it.
+	sleep 5
+	echo scan >"$KMEMLEAK" 2>/dev/null
+	cat "$KMEMLEAK" >"$JOB/kmemleak" 2>/dev/null
+	[ -s "$JOB/kmemleak" ] || rm -f "$JOB/kmemleak"
+}
 
 load_module() {
 	local deps
@@ -117,6 +160,8 @@ check_kernel_log() {
 	fi
 }
 
+arm_detectors
+kmemleak_start
 loaded=0
 if [ -n "$MODULE" ]; then
 	load_module && loaded=1
@@ -136,6 +181,8 @@ fi
 if [ $loaded = 1 ]; then
 	unload_module && check_after_unload
 fi
+check_kmemleak
+dmesg >"$JOB/dmesg"
 check_kernel_log
 
 echo "$status" >"$JOB/cmd-status"
