@@ -120,6 +120,7 @@ struct fz_thread {
 	sigjmp_buf env;
 	volatile int guarded;
 	uint64_t faults;		/* SIGSEGV/SIGBUS caught */
+	char note[96];			/* details of a data error */
 };
 
 struct fz_worker {

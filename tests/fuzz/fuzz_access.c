@@ -297,18 +297,20 @@ static int fz_integ_remote(struct fz_thread *t, int fd, char *p, char *q,
 }
 
 /* fork with the buffer under MADV_DOFORK, DONTFORK, WIPEONFORK or none:
- * the child reads it and calls ioctls on it through the inherited file
- * (which must refuse them: EPERM), then exits; the parent's data stays.
+ * the child reads it and, sometimes, calls the managed ioctls on it
+ * through the inherited file (which must refuse them: EPERM), then exits;
+ * the parent's data stays.
  */
 static int fz_integ_fork(struct fz_thread *t, int fd, char *p, size_t len,
 			 uint64_t seed)
 {
 	static const int adv[] = { MADV_DOFORK, MADV_DONTFORK, MADV_WIPEONFORK, -1 };
 	int a = adv[fz_below(t, FZ_ARRAY_SIZE(adv))], status, i;
+	int ioctls = fz_chance(t, 50) && !fz_skipped("fork_ioctl");
 	pid_t pid;
 
-	if ((a == MADV_DOFORK && fz_skipped("madv_dofork")) || fz_skipped("fork"))
-		return -1;
+	if (a == MADV_DOFORK && fz_skipped("madv_dofork"))
+		a = -1;
 	if (a >= 0)
 		madvise(p, len, a);
 	pid = fork();
@@ -317,13 +319,17 @@ static int fz_integ_fork(struct fz_thread *t, int fd, char *p, size_t len,
 	if (!pid) {
 		alarm(10);
 		fz_cpu_touch(t, (uintptr_t)p, len, 0);
-		for (i = 0; i < 4 && !fz_skipped("fork_ioctl"); i++)
+		for (i = 0; i < 4 && ioctls; i++)
 			fz_set_state(t, fd, (uintptr_t)p, len, fz_below(t, 8));
 		_exit(0);
 	}
 	waitpid(pid, &status, 0);
 	fz_move(t, fd, p, len);
-	return fz_check(t, p, len, seed) ? 6 : 0;
+	if (!fz_check(t, p, len, seed))
+		return 0;
+	snprintf(t->note, sizeof(t->note), "madvise %d, child %s ioctls", a,
+		 ioctls ? "with" : "without");
+	return 6;
 }
 
 /* Map a private buffer, fill it, run check @kind, report a difference. */
@@ -363,8 +369,10 @@ static int fz_integrity(struct fz_thread *t, unsigned int kind)
 	if (!bad && fz_check(t, p, len, seed) > 0)
 		bad = 5;
 	if (bad > 0)
-		fz_data_error(t, "%s: data lost (%zu bytes, pattern seed %#llx)",
-			      what[bad], len, (unsigned long long)seed);
+		fz_data_error(t, "%s: data lost (%zu bytes, pattern seed %#llx)%s%s",
+			      what[bad], len, (unsigned long long)seed,
+			      t->note[0] ? ": " : "", t->note);
+	t->note[0] = 0;
 	mmap(t->priv, FZ_PRIV_SIZE, PROT_NONE,
 	     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
 	fz_drain(t);

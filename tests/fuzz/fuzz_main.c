@@ -62,6 +62,8 @@ struct fz_run {
 	int kmsg;
 	int failed;
 	int kernel_report;
+	pid_t stopped;		/* worker group stopped by SIGSTOP */
+	double cont_at;		/* when it gets its SIGCONT */
 	uint64_t rng;
 	uint64_t last_ops[FZ_MAX_WORKERS][FZ_MAX_THREADS];
 	double last_progress[FZ_MAX_WORKERS][FZ_MAX_THREADS];
@@ -156,12 +158,29 @@ static void fz_reap(struct fz_run *r, int respawn)
 	}
 }
 
-static void fz_random_kill(struct fz_run *r)
+/* SIGKILL a random worker (and its children), or stop it for a while. */
+static void fz_random_kill(struct fz_run *r, double now)
 {
 	int w = fz_mix(r->rng++, 7) % r->ph->workers;
+	pid_t pid = r->sh->w[w].pid;
 
-	if (r->sh->w[w].pid > 0)
-		kill(-r->sh->w[w].pid, SIGKILL);
+	if (pid <= 0)
+		return;
+	if (fz_mix(r->rng++, 3) % 10 < 3 && !r->stopped) {
+		kill(-pid, SIGSTOP);
+		r->stopped = pid;
+		r->cont_at = now + 0.2 + (fz_mix(r->rng++, 4) % 600) / 1000.0;
+		return;
+	}
+	kill(-pid, SIGKILL);
+}
+
+static void fz_continue(struct fz_run *r, double now)
+{
+	if (r->stopped && now >= r->cont_at) {
+		kill(-r->stopped, SIGCONT);
+		r->stopped = 0;
+	}
 }
 
 /* A thread that made no progress for FZ_STALL_S seconds. */
@@ -294,6 +313,9 @@ static int fz_run_phase(struct fz_shared *sh, int kmsg, const struct fz_phase *p
 	int w, i;
 
 	memset(sh, 0, sizeof(*sh));
+	for (w = 0; w < FZ_MAX_WORKERS; w++)
+		for (i = 0; i < FZ_MAX_THREADS; i++)
+			r.last_progress[w][i] = start;
 	printf("# phase %s: %u s, %d worker(s) x %d thread(s)\n", ph->name,
 	       ph->seconds, ph->workers, ph->threads);
 	for (w = 0; w < ph->workers; w++)
@@ -302,8 +324,9 @@ static int fz_run_phase(struct fz_shared *sh, int kmsg, const struct fz_phase *p
 	while ((now = fz_now()) - start < ph->seconds && !r.kernel_report) {
 		usleep(100000);
 		fz_reap(&r, 1);
+		fz_continue(&r, now);
 		if (ph->kills && now >= next_kill) {
-			fz_random_kill(&r);
+			fz_random_kill(&r, now);
 			next_kill = now + 1 + fz_mix(r.rng++, 2) % 6;
 		}
 		if (now >= next_scan) {

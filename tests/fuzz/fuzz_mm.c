@@ -88,7 +88,8 @@ int fz_pick_snapshot(struct fz_thread *t, int kind, struct fz_region *r)
 	struct fz_worker *w = t->w;
 	int i, n, st;
 
-	i = fz_below(t, FZ_SLOTS);
+	/* 40%: the first live slot, a hot spot every thread hits */
+	i = fz_chance(t, 40) ? (uint64_t)w->nthreads : fz_below(t, FZ_SLOTS);
 	for (n = 0; n < FZ_SLOTS; n++, i = (i + 1) % FZ_SLOTS) {
 		st = __atomic_load_n(&w->slots[i].state, __ATOMIC_ACQUIRE);
 		if (st != FZ_SLOT_LIVE &&
@@ -709,6 +710,65 @@ static int op_managed_ephemeral(struct fz_thread *t)
 	return 0;
 }
 
+struct fz_race {
+	uintptr_t a;
+	size_t len;
+	unsigned int delay;
+	int how;
+};
+
+static void *fz_race_unmap(void *arg)
+{
+	struct fz_race *r = arg;
+	unsigned int i;
+
+	for (i = 0; i < r->delay; i++)
+		__asm__ volatile("" ::: "memory");
+	if (r->how)
+		munmap((void *)r->a, r->len);
+	fz_placeholder(r->a, r->len);
+	return NULL;
+}
+
+/* HOST_REGISTER of a buffer that another thread unmaps at the same time
+ * (whole, or a piece), then HOST_UNREGISTER.
+ */
+static int op_hostreg_race(struct fz_thread *t)
+{
+	struct uvm_host_register hr = { .flags = fz_below(t, 16) & ~4U };
+	struct uvm_host_unregister u = { 0 };
+	int i = fz_claim_free(t), fd = fz_uvm_fd(t);
+	struct fz_race r;
+	pthread_t tid;
+	void *p;
+
+	if (i < 0)
+		return 0;
+	hr.size = fz_region_len(t);
+	hr.addr = fz_place(t, i);
+	p = mmap((void *)hr.addr, hr.size, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED |
+		 (fz_chance(t, 50) ? MAP_POPULATE : 0), -1, 0);
+	if (p == MAP_FAILED) {
+		fz_release(t->w, i, 0);
+		return -errno;
+	}
+	r.a = hr.addr + (fz_chance(t, 50) ? 0 : fz_below(t, hr.size / FZ_PAGE) * FZ_PAGE);
+	r.len = hr.addr + hr.size - r.a;
+	r.delay = fz_below(t, 200000);
+	r.how = fz_chance(t, 50);
+	if (pthread_create(&tid, NULL, fz_race_unmap, &r)) {
+		fz_release(t->w, i, 0);
+		return -EAGAIN;
+	}
+	ioctl(fd, UVM_IOCTL_HOST_REGISTER, &hr);
+	pthread_join(tid, NULL);
+	u.addr = hr.addr;
+	ioctl(fd, UVM_IOCTL_HOST_UNREGISTER, &u);
+	fz_release(t->w, i, 0);
+	return 0;
+}
+
 const struct fz_op fz_mm_ops[] = {
 	{ "map_managed", op_map_managed, 12 },
 	{ "map_device", op_map_device, 5 },
@@ -725,6 +785,7 @@ const struct fz_op fz_mm_ops[] = {
 	{ "mincore", op_mincore, 2 },
 	{ "numa", op_numa, 3 },
 	{ "managed_ephemeral", op_managed_ephemeral, 3 },
+	{ "hostreg_race", op_hostreg_race, 2 },
 };
 
 const unsigned int fz_mm_nops = FZ_ARRAY_SIZE(fz_mm_ops);

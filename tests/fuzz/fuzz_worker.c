@@ -170,11 +170,38 @@ static int op_exit(struct fz_thread *t)
 	_exit(0);
 }
 
+/* The module's run-time parameters, to values in and out of range. */
+static int op_params(struct fz_thread *t)
+{
+	static const char *const names[] = {
+		"fault_granule_kb", "fault_batch", "fault_ahead_blocks",
+		"host_pool_mb", "copy_helpers", "bar_read_method",
+	};
+	static const char *const vals[] = {
+		"0", "1", "2", "4", "8", "16", "64", "256", "2048", "4096", "4097",
+		"-1", "x", "99999999999", "3", "",
+	};
+	const char *v = vals[fz_below(t, FZ_ARRAY_SIZE(vals))];
+	char path[128];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/sys/module/uvm/parameters/%s",
+		 names[fz_below(t, FZ_ARRAY_SIZE(names))]);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, v, strlen(v) + fz_chance(t, 20));
+	close(fd);
+	return n < 0 ? -errno : 0;
+}
+
 static const struct fz_op fz_proc_ops[] = {
 	{ "fork", op_fork, 3 },
 	{ "reopen", op_reopen, 2 },
 	{ "foreign", op_foreign, 2 },
 	{ "exit", op_exit, 1 },
+	{ "params", op_params, 1 },
 };
 
 /* ---- the operation table ----------------------------------------------- */
