@@ -5,11 +5,13 @@
 
 #include <linux/dma-mapping.h>
 #include <linux/io.h>
+#include <linux/ktime.h>
 #include <linux/minmax.h>
 #include <linux/moduleparam.h>
 #include <linux/pci.h>
 #include <linux/sched.h>
 #include <linux/sizes.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
 #include <uapi/uvm.h>
@@ -47,12 +49,14 @@
  * be the fix on real hardware.
  *
  * Reads of the BAR (device-to-host and BAR-to-BAR copies) use SSE4.1
- * streaming loads (MOVNTDQA) where the CPU has them: on write-combined
- * memory each fills a 64-byte streaming buffer with one bus read, where
- * the 8-byte loads of readq() take one uncached round trip per 8 bytes.
- * They run inside kernel_fpu_begin()/kernel_fpu_end() (preemption off) a
- * 4 KiB piece at a time, with cond_resched() between pieces. Elsewhere,
- * or with bar_read_method=u64, reads are 8-byte loads in 64 KiB steps
+ * streaming loads (MOVNTDQA) where the CPU has them and they are the
+ * faster method on the device (bar_read_method=auto times both at probe):
+ * on write-combined memory each fills a 64-byte streaming buffer with one
+ * bus read, where the 8-byte loads of readq() take one uncached round trip
+ * per 8 bytes. They run inside kernel_fpu_begin()/kernel_fpu_end()
+ * (preemption off) a 4 KiB piece at a time, with cond_resched() between
+ * pieces. Elsewhere, or with bar_read_method=u64, reads are 8-byte loads
+ * in 64 KiB steps
  * with cond_resched() between steps. Writes and fills go out through WC
  * in 1 MiB steps. So no step holds a CPU longer than about a millisecond
  * even over a slow link, though the caller may hold a block lock and the
@@ -73,6 +77,8 @@
  * @bar: BAR index.
  * @dead: the device is gone (surprise removal): set once, read without a
  *	  lock (READ_ONCE()); every access fails with -ENODEV from then on.
+ * @auto_nt: bar_read_method=auto reads this BAR with streaming loads: the
+ *	     CPU has SSE4.1 and they were the faster method at probe.
  *
  * Immutable after probe except @dead. @bar_map is unmapped at unbind,
  * after drm_dev_unplug() has fenced off every user.
@@ -83,6 +89,7 @@ struct uvm_pci_device {
 	void __iomem *bar_map;
 	int bar;
 	bool dead;
+	bool auto_nt;
 };
 
 /* Write/fill step between cond_resched() calls (posted WC writes). */
@@ -95,7 +102,8 @@ struct uvm_pci_device {
 /**
  * enum uvm_bar_read - how the CPU reads a BAR (module parameter
  * bar_read_method).
- * @UVM_BAR_READ_AUTO: MOVNTDQA where the CPU has SSE4.1, else 8-byte loads.
+ * @UVM_BAR_READ_AUTO: MOVNTDQA where the CPU has SSE4.1 and they are the
+ *	faster of the two on the device (measured at probe), else 8-byte loads.
  * @UVM_BAR_READ_MOVNTDQA: streaming loads (only accepted with SSE4.1).
  * @UVM_BAR_READ_U64: 8-byte uncached loads (readq()).
  */
@@ -152,15 +160,15 @@ static const struct kernel_param_ops bar_read_method_ops = {
 
 module_param_cb(bar_read_method, &bar_read_method_ops, NULL, 0644);
 MODULE_PARM_DESC(bar_read_method,
-		 "How the CPU reads PCI BARs: auto (default: movntdqa with SSE4.1, else u64), movntdqa or u64");
+		 "How the CPU reads PCI BARs: auto (default: the faster of movntdqa and u64 on each device, measured at probe; u64 without SSE4.1), movntdqa or u64");
 
-/* Use streaming loads for the reads of this copy? */
-static bool bar_read_nt(void)
+/* Use streaming loads for the reads of this copy from @upci's BAR? */
+static bool bar_read_nt(const struct uvm_pci_device *upci)
 {
 	int m = READ_ONCE(uvm_bar_read_method);
 
 	return m == UVM_BAR_READ_MOVNTDQA ||
-	       (m == UVM_BAR_READ_AUTO && bar_have_movntdqa());
+	       (m == UVM_BAR_READ_AUTO && upci->auto_nt);
 }
 
 static struct uvm_pci_device *to_uvm_pci(struct uvm_device *udev)
@@ -381,7 +389,7 @@ static int uvm_pci_copy(struct uvm_device *udev,
 			bool to_dev)
 {
 	struct uvm_pci_device *upci = to_uvm_pci(udev);
-	bool nt = !to_dev && bar_read_nt();
+	bool nt = !to_dev && bar_read_nt(upci);
 	const struct uvm_copy_seg *last;
 	unsigned int i;
 
@@ -451,7 +459,7 @@ static int uvm_pci_copy_peer(struct uvm_device *dst, u64 dst_offset,
 	struct uvm_pci_device *ud = to_uvm_pci(dst), *us = to_uvm_pci(src);
 	void __iomem *d = ud->bar_map + dst_offset;
 	void __iomem *s = us->bar_map + src_offset;
-	bool nt = bar_read_nt();
+	bool nt = bar_read_nt(us);
 	u64 done, n, i, head, body, last = 0;
 
 	if (READ_ONCE(ud->dead) || READ_ONCE(us->dead))
@@ -530,6 +538,45 @@ static const struct uvm_backend_ops uvm_pci_ops = {
 	.bus_addr = uvm_pci_bus_addr,
 	.fill_info = uvm_pci_fill_info,
 };
+
+/* Bytes of the BAR read per calibration run, and runs per method. */
+#define UVM_PCI_CAL_BYTES	SZ_16K
+#define UVM_PCI_CAL_RUNS	5
+
+/*
+ * bar_read_method=auto: are streaming loads the faster way to read this
+ * BAR? On hardware they are (one bus read per 64-byte line instead of
+ * eight); under an emulator that backs the BAR with RAM, such as QEMU's
+ * TCG, the FPU sections cost more than they save and 8-byte loads are 1.6
+ * to 3 times faster. So the two are timed on the first 16 KiB of the BAR
+ * (a prefetchable BAR has no read side effects), best of five each.
+ */
+static bool uvm_pci_calibrate(struct uvm_pci_device *upci)
+{
+	struct uvm_copy_seg seg = { .dev_offset = 0 };
+	u64 best[2] = { U64_MAX, U64_MAX }, t;
+	int run, nt;
+
+	if (!bar_have_movntdqa())
+		return false;
+	seg.size = min_t(u64, UVM_PCI_CAL_BYTES, upci->udev.mem_size);
+	seg.host = kvmalloc(seg.size, GFP_KERNEL);
+	if (!seg.host)
+		return true;
+	for (run = 0; run < UVM_PCI_CAL_RUNS; run++) {
+		for (nt = 0; nt < 2; nt++) {
+			t = ktime_get_ns();
+			uvm_pci_read_seg(upci, &seg, nt);
+			best[nt] = min(best[nt], ktime_get_ns() - t);
+		}
+	}
+	kvfree(seg.host);
+	dev_info(&upci->pdev->dev,
+		 "BAR reads of %llu KiB: movntdqa %llu ns, u64 %llu ns: auto reads with %s\n",
+		 seg.size >> 10, best[1], best[0],
+		 best[1] < best[0] ? "movntdqa" : "u64");
+	return best[1] < best[0];
+}
 
 /* The largest 64-bit prefetchable memory BAR, or -ENODEV. */
 static int uvm_pci_pick_bar(struct pci_dev *pdev)
@@ -614,6 +661,7 @@ static int uvm_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	upci->udev.io_pfn_end = upci->udev.io_pfn_start +
 				PHYS_PFN(pci_resource_len(pdev, bar));
 	upci->udev.numa_node = dev_to_node(&pdev->dev);
+	upci->auto_nt = uvm_pci_calibrate(upci);
 	pci_set_drvdata(pdev, &upci->udev);
 
 	return uvm_device_register(&upci->udev);
