@@ -18,9 +18,14 @@
  * downgraded so faults proceed on other blocks while data moves block by
  * block. A fatal signal stops a long prefetch between blocks.
  *
+ * A prefetch to a host location maps every page it covers in the CPU page
+ * table, as CUDA does (the caller's next touch does not fault; smaps and
+ * move_pages(2) see the pages): mmap_lock is held for read throughout.
+ *
  * UVM_IOCTL_DISCARD drops every copy of the pages wholly inside a range and
  * optionally prefetches the range afterwards.
  */
+#include <linux/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/timekeeping.h>
 #include <linux/topology.h>
@@ -193,6 +198,30 @@ static int prefetch_dev_range(struct uvm_managed *mgd, unsigned long start,
 	return ret;
 }
 
+/*
+ * Map the block's pages of [@addr, @next) in the CPU page table, as CUDA
+ * does after a prefetch to the host (smaps' Rss and move_pages(2) see them,
+ * and the CPU's first touch does not fault): every VMA of this VA space
+ * there, writable where the VMA and the page's copies allow. The caller
+ * holds the mm's mmap_lock (prefetch_locked_range()).
+ */
+static void prefetch_map_cpu_locked(struct uvm_va_block *block,
+				    unsigned long addr, unsigned long next)
+{
+	struct mm_struct *mm = block->mgd->mm;
+	struct vm_area_struct *vma;
+
+	lockdep_assert_held(&block->lock);
+	mmap_assert_locked(mm);
+	for (vma = find_vma(mm, addr); vma && vma->vm_start < next;
+	     vma = find_vma(mm, vma->vm_end)) {
+		if (vma->vm_ops == &uvm_vm_ops &&
+		    vma->vm_private_data == block->mgd)
+			uvm_fault_map_block_locked(block, vma,
+						   vma->vm_flags & VM_WRITE);
+	}
+}
+
 static int prefetch_block(struct uvm_managed *mgd, unsigned long addr,
 			  unsigned long next, const struct uvm_loc *dst)
 {
@@ -217,6 +246,8 @@ static int prefetch_block(struct uvm_managed *mgd, unsigned long addr,
 	else
 		ret = uvm_block_to_host_locked(block, numa_node_id(), mask, dup,
 					       UVM_CAUSE_PREFETCH);
+	if (!ret)
+		prefetch_map_cpu_locked(block, addr, next);
 	mutex_unlock(&block->lock);
 	return ret;
 }
@@ -246,24 +277,29 @@ static int prefetch_range(struct uvm_managed *mgd, unsigned long start,
 	return ret;
 }
 
-/* Record the request, then move the data (lock downgraded meanwhile). */
+/*
+ * Record the request, then move the data (lock downgraded meanwhile). A
+ * prefetch to the host maps what it moved, so it holds the mm's mmap_lock
+ * (taken first: the lock order) for read throughout.
+ */
 static int prefetch_locked_range(struct uvm_managed *mgd, unsigned long start,
 				 unsigned long end, const struct uvm_loc *dst)
 {
+	bool to_host = dst->type != UVM_LOC_DEVICE;
 	u64 t0;
 	int ret;
 
+	if (to_host && mmap_read_lock_killable(mgd->mm))
+		return -EINTR;
 	down_write(&mgd->lock);
 	if (!uvm_managed_covered_locked(mgd, start, end)) {
-		up_write(&mgd->lock);
-		return -EINVAL;
+		ret = -EINVAL;
+		goto out_unlock_write;
 	}
 	ret = uvm_policy_update(&mgd->policies, start, end, prefetch_record,
 				dst);
-	if (ret) {
-		up_write(&mgd->lock);
-		return ret;
-	}
+	if (ret)
+		goto out_unlock_write;
 	uvm_count(mgd, UVM_STAT_PREFETCHES, 1);
 	downgrade_write(&mgd->lock);
 	t0 = ktime_get_ns();
@@ -271,6 +307,13 @@ static int prefetch_locked_range(struct uvm_managed *mgd, unsigned long start,
 	up_read(&mgd->lock);
 	trace_uvm_prefetch(start, end - start, dst->type, dst->id,
 			   ktime_get_ns() - t0);
+	goto out_unlock_mm;
+
+out_unlock_write:
+	up_write(&mgd->lock);
+out_unlock_mm:
+	if (to_host)
+		mmap_read_unlock(mgd->mm);
 	return ret;
 }
 

@@ -248,12 +248,54 @@ TEST_F(va, prefetch_populates_unpopulated_pages_at_destination)
 	for (i = 0; i < n; i++) {
 		EXPECT_TRUE(r[i].flags & UVM_PAGE_POPULATED);
 		EXPECT_EQ(1, r[i].cpu_node);
-		EXPECT_FALSE(r[i].flags & UVM_PAGE_CPU_MAPPED);
+		/* Mapped by the prefetch, as CUDA does. */
+		EXPECT_TRUE(r[i].flags & UVM_PAGE_CPU_MAPPED);
 	}
 	for (i = 0; i < len; i += 509) {
 		ASSERT_EQ(0, p[i]);
 	}
 	free(r);
+	munmap(p, len);
+}
+
+/*
+ * Real CUDA maps every page it moves to the CPU: after a prefetch to Host,
+ * HostNuma or HostNumaCurrent, move_pages(2) reports each page's node (not
+ * -ENOENT) and the CPU's touch takes no fault.
+ */
+TEST_F(va, prefetch_to_host_maps_the_pages)
+{
+	static const uint32_t types[] = {
+		UVM_LOC_HOST_NUMA, UVM_LOC_HOST_NUMA_CURRENT, UVM_LOC_HOST,
+	};
+	size_t len = 3 * MIB, i;
+	char *p = uvm_map(self->fd, len);
+	uint64_t faults;
+	unsigned int t;
+	int status;
+
+	ASSERT_NE(NULL, p);
+	uvm_fill(p, len, 9);
+	for (t = 0; t < 3; t++) {
+		/* The other node first: every page moves. */
+		ASSERT_EQ(0, uvm_prefetch(self->fd, p, len, UVM_LOC_HOST_NUMA,
+					  types[t] != UVM_LOC_HOST_NUMA));
+		ASSERT_EQ(0, uvm_prefetch(self->fd, p, len, types[t],
+					  types[t] == UVM_LOC_HOST_NUMA));
+		faults = uvm_stat(self->fd, UVM_STAT_CPU_FAULTS,
+				  UVM_STATS_VA_SPACE);
+		for (i = 0; i < len; i += PAGE) {
+			status = -100;
+			ASSERT_EQ(0, uvm_move_pages_query(p + i, &status));
+			ASSERT_LE(0, status) TH_LOG("page %zu: %d", i / PAGE,
+						    status);
+		}
+		EXPECT_EQ(0, uvm_check(p, len, 9));
+		p[0] ^= 1;		/* writable too */
+		p[0] ^= 1;
+		EXPECT_EQ(faults, uvm_stat(self->fd, UVM_STAT_CPU_FAULTS,
+					   UVM_STATS_VA_SPACE));
+	}
 	munmap(p, len);
 }
 
