@@ -1095,6 +1095,25 @@ static void op_dalloc(struct thread *t)
 	unlock_region(w, r);
 }
 
+/*
+ * munmap the mapped chunks of [c0, c1), run by run: a hole may hold someone
+ * else's mapping by now (another region, a buffer), which must stay.
+ */
+static int unmap_chunks(struct region *g, size_t c0, size_t c1)
+{
+	size_t a, b;
+
+	for (a = c0; a < c1; a = b) {
+		for (; a < c1 && !g->chunk_mapped[a]; a++)
+			;
+		for (b = a; b < c1 && g->chunk_mapped[b]; b++)
+			;
+		if (b > a && munmap(g->base + a * CHUNK, (b - a) * CHUNK))
+			return -1;
+	}
+	return 0;
+}
+
 /* munmap a run of chunks (any thread's: the region is write-locked). */
 static void op_munmap(struct thread *t)
 {
@@ -1115,7 +1134,7 @@ static void op_munmap(struct thread *t)
 		nc = 1 + rnd_n(&t->rng, nch - c0 < 64 ? nch - c0 : 64);
 	}
 	heartbeat(t);
-	if (munmap(g->base + c0 * CHUNK, nc * CHUNK)) {
+	if (unmap_chunks(g, c0, c0 + nc)) {
 		op_error(t, "munmap", -errno);
 		goto out;
 	}
@@ -1411,7 +1430,8 @@ static void __attribute__((noreturn)) worker_main(int wid, uint32_t gen,
 	if (rnd_n(&rng, 2))
 		for (r = 0; r < NREG; r++)
 			if (w.reg[r].base)
-				munmap(w.reg[r].base, w.reg[r].npages * PG);
+				unmap_chunks(&w.reg[r], 0,
+					     w.reg[r].npages / CHUNK_PAGES);
 	__atomic_store_n(&w.ws->final_ok, 1, __ATOMIC_RELEASE);
 	_exit(0);
 }
@@ -1457,23 +1477,26 @@ static void spawn(struct sup *s, int wid)
 	s->spawned++;
 }
 
-static void dump_file(const char *path, const char *label)
+/* Print a /proc file line by line; the number of lines. */
+static int dump_file(const char *path, const char *label)
 {
+	int lines = 0;
 	char buf[4096];
 	ssize_t n;
 	int fd = open(path, O_RDONLY);
 	char *line, *save = NULL;
 
 	if (fd < 0)
-		return;
+		return 0;
 	n = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
 	if (n <= 0)
-		return;
+		return 0;
 	buf[n] = 0;
 	for (line = strtok_r(buf, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save))
+	     line = strtok_r(NULL, "\n", &save), lines++)
 		say("  %s: %s", label, line);
+	return lines;
 }
 
 /* /proc/PID/task/T/{stack,wchan} and the state of every thread. */
@@ -1509,8 +1532,12 @@ static void dump_stacks(pid_t pid)
 		snprintf(label, sizeof(label), "pid %d task %s", pid, de->d_name);
 		snprintf(path, sizeof(path), "/proc/%d/task/%s/stat", pid, de->d_name);
 		dump_file(path, label);
-		snprintf(path, sizeof(path), "/proc/%d/task/%s/stack", pid, de->d_name);
+		snprintf(path, sizeof(path), "/proc/%d/task/%s/syscall", pid, de->d_name);
 		dump_file(path, label);
+		/* A running task shows no stack: look a few times. */
+		snprintf(path, sizeof(path), "/proc/%d/task/%s/stack", pid, de->d_name);
+		for (int k = 0; k < 10 && !dump_file(path, label); k++)
+			usleep(100000);
 	}
 	closedir(d);
 }
@@ -1598,8 +1625,10 @@ static void kill_worker(struct sup *s, int i, uint32_t op)
 		if (now_ms() > limit && !slow) {
 			slow = 1;
 			s->reap_slow++;
-			say("FAIL worker %d (pid %d) not reaped %d s after SIGKILL (killed in %s):",
-			    i, pid, s->reap_s, op_name[op < OP_NR ? op : 0]);
+			say("FAIL worker %d (pid %d) not reaped %d s after SIGKILL (killed in %s; its threads were in %s / %s):",
+			    i, pid, s->reap_s, op_name[op < OP_NR ? op : 0],
+			    op_name[sh->w[i].op[0] % OP_NR],
+			    op_name[sh->w[i].op[1] % OP_NR]);
 			dump_stacks(pid);
 			limit = t0 + 120000;	/* how long it takes after all */
 		} else if (now_ms() > limit) {
