@@ -184,6 +184,10 @@ extern const struct fz_op fz_access_ops[];
 extern const unsigned int fz_access_nops;
 void fz_cpu_touch(struct fz_thread *t, uintptr_t a, size_t len, int write);
 
+/* fuzz_owner.c */
+extern const struct fz_op fz_owner_ops[];
+extern const unsigned int fz_owner_nops;
+
 /* fuzz_worker.c */
 int fz_skipped(const char *name);
 const struct fz_op *fz_op_get(unsigned int i, unsigned int *nops);

@@ -508,10 +508,24 @@ static fz_io_fn *const fz_io[] = {
 	io_random, io_drm,
 };
 
+/* Their names for --skip / --only (parts of the ioctl operations). */
+static const char *const fz_io_names[] = {
+	"io_prefetch", "io_advise", "io_range_attrs", "io_residency",
+	"io_device_access", "io_discard", "io_stats", "io_summary",
+	"io_get_info", "io_test_devmem", "io_alloc_device", "io_alloc_host",
+	"io_free", "io_host_register", "io_host_unregister", "io_ptr_info",
+	"io_memcpy", "io_memset", "io_mem_counters", "io_random", "io_drm",
+};
+
 /* Ioctl @which (any index: taken modulo the table) on @fd. */
 int fz_ioctl_one(struct fz_thread *t, int fd, unsigned int which)
 {
-	return fz_io[which % FZ_ARRAY_SIZE(fz_io)](t, fd);
+	_Static_assert(FZ_ARRAY_SIZE(fz_io) == FZ_ARRAY_SIZE(fz_io_names),
+		       "one name per ioctl generator");
+	which %= FZ_ARRAY_SIZE(fz_io);
+	if (fz_skipped(fz_io_names[which]))
+		return 0;
+	return fz_io[which](t, fd);
 }
 
 static int op_ioctl(struct fz_thread *t)

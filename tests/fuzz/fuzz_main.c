@@ -375,7 +375,7 @@ static void fz_list(void)
 	fz_op_get(0, &n);
 	for (i = 0; i < n; i++)
 		printf("%s\n", fz_op_get(i, NULL)->name);
-	printf("(parts of operations) vmsplice odirect proc_mem fork_ioctl madv_<advice>\n");
+	printf("(parts of operations) vmsplice odirect proc_mem fork_ioctl madv_<advice> io_<ioctl>\n");
 }
 
 static void fz_addlist(char *dst, size_t size, const char *list)

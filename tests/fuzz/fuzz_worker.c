@@ -37,7 +37,7 @@ static int fz_subfeature(const char *name)
 	};
 	unsigned int i;
 
-	if (!strncmp(name, "madv_", 5))
+	if (!strncmp(name, "madv_", 5) || !strncmp(name, "io_", 3))
 		return 1;
 	for (i = 0; i < FZ_ARRAY_SIZE(sub); i++)
 		if (!strcmp(name, sub[i]))
@@ -213,6 +213,7 @@ static const struct {
 	{ fz_mm_ops, &fz_mm_nops },
 	{ fz_ioctl_ops, &fz_ioctl_nops },
 	{ fz_access_ops, &fz_access_nops },
+	{ fz_owner_ops, &fz_owner_nops },
 };
 
 static const unsigned int fz_proc_nops = FZ_ARRAY_SIZE(fz_proc_ops);
