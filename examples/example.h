@@ -118,7 +118,7 @@ static const char *const ex_counter_names[] = {
 	"migrate_d2h_bytes", "migrate_d2d_pages", "migrate_d2d_bytes",
 	"evictions", "evicted_bytes", "read_dup_copies", "read_dup_collapses",
 	"remote_maps", "discarded_pages", "cpu_device_maps", "pool_reused",
-	"fault_ahead_pages",
+	"fault_ahead_pages", "pinned_skips",
 };
 
 /* Print the counters of this process's VA space that changed since *prev. */

@@ -391,16 +391,36 @@ int uvm_block_populate_mask_locked(struct uvm_va_block *block,
 	return 0;
 }
 
+/**
+ * uvm_block_page_held() - does anyone but the block hold @page?
+ * @page: a host page of a block whose CPU PTEs of it are zapped.
+ *
+ * With its PTEs gone the block's is the only reference a page can have,
+ * unless get_user_pages() took one before (O_DIRECT, vmsplice, RDMA, a
+ * host registration): a write through that reference may still land, so
+ * the page must stay the copy of record (as migrate_vma() skips pages with
+ * unexpected references). No new reference can appear meanwhile: a new
+ * lookup faults and waits for the block lock.
+ *
+ * Return: true if the page must not be replaced.
+ */
+bool uvm_block_page_held(struct page *page)
+{
+	return page_count(page) != 1;
+}
+
 /*
  * Move the pages [first, last] (at most UVM_MOVE_BATCH) to @nid: allocate
- * the new pages first, then lock the old ones, zap the run's PTEs in one
- * call, copy and swap. Adds the copying time to *@copy_ns.
+ * the new pages first, zap the run's PTEs in one call, copy and swap, but
+ * for pages someone else holds (uvm_block_page_held()): they stay. Adds
+ * the copying time to *@copy_ns and the pages moved to *@moved.
  */
 static int block_move_run(struct uvm_va_block *block, unsigned int first,
-			  unsigned int last, int nid, u64 *copy_ns)
+			  unsigned int last, int nid, u64 *copy_ns,
+			  unsigned int *moved)
 {
 	struct page *new[UVM_MOVE_BATCH], *old[UVM_MOVE_BATCH];
-	unsigned int i, n = last - first + 1;
+	unsigned int i, n = last - first + 1, kept = 0;
 	u64 t0;
 
 	if (uvm_block_alloc_pages(block->mgd, nid, new, n, UVM_ALLOC_THISNODE))
@@ -417,10 +437,18 @@ static int block_move_run(struct uvm_va_block *block, unsigned int first,
 	}
 	t0 = ktime_get_ns();
 	for (i = 0; i < n; i++) {
+		if (uvm_block_page_held(old[i])) {
+			swap(old[i], new[i]);	/* the new one goes back */
+			kept++;
+			continue;
+		}
 		copy_highpage(new[i], old[i]);
 		block->cpu_pages[first + i] = new[i];
 	}
 	*copy_ns += ktime_get_ns() - t0;
+	*moved += n - kept;
+	if (kept)
+		uvm_count(block->mgd, UVM_STAT_PINNED_SKIPS, kept);
 	uvm_pool_give(&block->mgd->pool, old, n);
 	return 0;
 }
@@ -432,7 +460,7 @@ static bool block_page_needs_move(struct uvm_va_block *block, unsigned int i,
 
 	/* A page pinned for DMA (O_DIRECT, RDMA) stays where it is. */
 	return page && page_to_nid(page) != nid &&
-	       !folio_maybe_dma_pinned(page_folio(page));
+	       !folio_maybe_dma_pinned(page_folio(page));	/* cheap first check */
 }
 
 /**
@@ -475,9 +503,7 @@ int uvm_block_migrate_host_locked(struct uvm_va_block *block,
 		for (run = i; run < last && run - i + 1 < UVM_MOVE_BATCH &&
 		     block_page_needs_move(block, run + 1, nid);)
 			run++;
-		ret = block_move_run(block, i, run, nid, &copy_ns);
-		if (!ret)
-			moved += run - i + 1;
+		ret = block_move_run(block, i, run, nid, &copy_ns, &moved);
 		i = run + 1;
 	}
 	if (moved) {

@@ -642,6 +642,30 @@ static int block_fill_dev_end(struct uvm_to_dev *op)
 	return block_zero_dev(op->block, op->bd, op->todo);
 }
 
+/*
+ * Pages of @op->zap (moving to @op->udev) whose host page
+ * get_user_pages() holds: an O_DIRECT read or a vmsplice may still write
+ * it, so it becomes the only copy instead (every device copy goes, the
+ * new one included, so a device may then map it writable remotely). Take
+ * them out of @op->zap into @op->held.
+ */
+static void block_keep_held(struct uvm_va_block *block, struct uvm_to_dev *op)
+{
+	unsigned int i;
+
+	bitmap_zero(op->held, UVM_BLOCK_PAGES);
+	for_each_set_bit(i, op->zap, UVM_BLOCK_PAGES)
+		if (block->cpu_pages[i] &&
+		    uvm_block_page_held(block->cpu_pages[i]))
+			set_bit(i, op->held);
+	if (bitmap_empty(op->held, UVM_BLOCK_PAGES))
+		return;
+	block_drop_devs_except(block, UVM_MAX_DEVICES, op->held);
+	bitmap_andnot(op->zap, op->zap, op->held, UVM_BLOCK_PAGES);
+	uvm_count(block->mgd, UVM_STAT_PINNED_SKIPS,
+		  bitmap_weight(op->held, UVM_BLOCK_PAGES));
+}
+
 /**
  * uvm_block_to_dev_begin_locked() - begin making the pages of @mask
  * resident on @udev.
@@ -676,6 +700,7 @@ int uvm_block_to_dev_begin_locked(struct uvm_to_dev *op,
 	op->mask = mask;
 	op->dup = dup;
 	op->busy = false;
+	bitmap_zero(op->held, UVM_BLOCK_PAGES);
 	op->delta = (struct uvm_counters_delta){
 		.cause = cause, .host_node = NUMA_NO_NODE,
 	};
@@ -712,7 +737,8 @@ int uvm_block_to_dev_begin_locked(struct uvm_to_dev *op,
  * @op: the move.
  *
  * Moved pages lose their host copy and every mapping of their old copies;
- * CPU write access to duplicated pages is gone (their PTEs zapped).
+ * CPU write access to duplicated pages is gone (their PTEs zapped). Pages
+ * whose host page get_user_pages() holds stay on the host (@op->held).
  *
  * Return: 0 or a negative errno (-ENOSPC: device full and nothing
  * evictable); on error some pages may have moved, none is lost.
@@ -741,9 +767,11 @@ int uvm_block_to_dev_end_locked(struct uvm_to_dev *op)
 
 	/*
 	 * Moved (not duplicated) pages: drop the other copies, also of pages
-	 * @udev already held (a read duplicate becoming the only copy).
+	 * @udev already held (a read duplicate becoming the only copy), but
+	 * for those whose host page someone else holds: they stay home.
 	 */
 	bitmap_andnot(op->zap, op->mask, op->dup, UVM_BLOCK_PAGES);
+	block_keep_held(block, op);
 	block_drop_devs_except(block, udev->id, op->zap);
 	uvm_block_drop_host_locked(block, op->zap);
 	if (op->busy)

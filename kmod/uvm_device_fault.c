@@ -189,6 +189,15 @@ static int fault_migrate_end(struct uvm_fault_op *op)
 	uvm_count(block->mgd, UVM_STAT_READ_DUP_COLLAPSES, n);
 	if (n)
 		trace_uvm_read_dup(block->start, n, op->udev->id, true);
+	/* Pages get_user_pages() holds stayed home: map them there. */
+	if (!bitmap_empty(op->to_dev.held, UVM_BLOCK_PAGES)) {
+		bitmap_andnot(op->mask, op->mask, op->to_dev.held,
+			      UVM_BLOCK_PAGES);
+		ret = fault_map_remote(block, op->udev, op->to_dev.held,
+				       op->write);
+		if (ret)
+			return ret;
+	}
 	return uvm_block_map_dev_locked(block, op->udev, op->mask,
 					op->udev->id, true);
 }

@@ -210,6 +210,7 @@ void uvm_block_zap_cpu_locked(struct uvm_va_block *block, unsigned int first,
 void uvm_block_zap_mask_locked(struct uvm_va_block *block,
 			       const unsigned long *mask);
 void uvm_block_put_page(struct page *page);
+bool uvm_block_page_held(struct page *page);
 void uvm_block_put_pages(struct page **pages, unsigned int n);
 void uvm_block_free_host_pages_locked(struct uvm_va_block *block,
 				      const unsigned long *mask, bool recycle);
@@ -268,6 +269,9 @@ struct uvm_block_copy {
  * @todo: pages not resident on @udev yet.
  * @host: pages of @todo copied from their host page.
  * @zap: their CPU mappings, zapped while the copy runs.
+ * @held: pages of @mask that stayed on the host at the end because
+ *	  get_user_pages() holds their host page (uvm_block_page_held()):
+ *	  the caller maps them remotely or not at all, never on @udev.
  * @copy: the host to device copy.
  * @job: its copy-engine job.
  * @t0: when it started.
@@ -283,6 +287,7 @@ struct uvm_to_dev {
 	DECLARE_BITMAP(todo, UVM_BLOCK_PAGES);
 	DECLARE_BITMAP(host, UVM_BLOCK_PAGES);
 	DECLARE_BITMAP(zap, UVM_BLOCK_PAGES);
+	DECLARE_BITMAP(held, UVM_BLOCK_PAGES);
 	struct uvm_block_copy copy;
 	struct uvm_ce_job job;
 	u64 t0;

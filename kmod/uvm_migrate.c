@@ -99,6 +99,8 @@ static int prefetch_dev_end(struct prefetch_dev_op *op)
 	int ret;
 
 	ret = uvm_block_to_dev_end_locked(&op->move);
+	/* Pages get_user_pages() holds stayed home: not mapped there. */
+	bitmap_andnot(op->mask, op->mask, op->move.held, UVM_BLOCK_PAGES);
 	if (!ret)
 		ret = prefetch_map_dev_locked(block, op->move.udev, op->mask,
 					      op->dup);

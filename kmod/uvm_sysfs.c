@@ -133,6 +133,7 @@ static struct uvm_stat_attr uvm_stat_attrs[] = {
 	UVM_STAT_ATTR(cpu_device_maps, UVM_STAT_CPU_DEVICE_MAPS),
 	UVM_STAT_ATTR(pool_reused, UVM_STAT_POOL_REUSED),
 	UVM_STAT_ATTR(fault_ahead_pages, UVM_STAT_FAULT_AHEAD_PAGES),
+	UVM_STAT_ATTR(pinned_skips, UVM_STAT_PINNED_SKIPS),
 };
 
 static const char *uvm_stat_name(unsigned int idx)

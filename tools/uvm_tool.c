@@ -48,6 +48,7 @@ static const struct {
 	[UVM_STAT_CPU_DEVICE_MAPS] = { "cpu_device_maps", "CPU PTEs to device memory" },
 	[UVM_STAT_POOL_REUSED] = { "pool_reused", "host pages reused from the VA space's pool" },
 	[UVM_STAT_FAULT_AHEAD_PAGES] = { "fault_ahead_pages", "pages fault-ahead brought home" },
+	[UVM_STAT_PINNED_SKIPS] = { "pinned_skips", "pages migrations left where they were: held by get_user_pages()" },
 };
 
 unsigned int ut_stat_known(void)

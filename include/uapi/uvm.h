@@ -313,7 +313,8 @@ struct uvm_residency {
 #define UVM_STAT_CPU_DEVICE_MAPS	23	/* CPU PTEs to device memory */
 #define UVM_STAT_POOL_REUSED		24	/* host pages reused from the pool */
 #define UVM_STAT_FAULT_AHEAD_PAGES	25	/* pages brought home by fault-ahead */
-#define UVM_STAT_COUNT			26
+#define UVM_STAT_PINNED_SKIPS		26	/* pages a migration left: GUP-held */
+#define UVM_STAT_COUNT			27
 
 /* struct uvm_stats.scope */
 #define UVM_STATS_VA_SPACE		0	/* this open file */

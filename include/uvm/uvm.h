@@ -201,6 +201,7 @@ struct uvm_page_info {
 #define UVM_COUNTER_CPU_DEVICE_MAPS	23
 #define UVM_COUNTER_POOL_REUSED		24
 #define UVM_COUNTER_FAULT_AHEAD_PAGES	25
+#define UVM_COUNTER_PINNED_SKIPS	26
 
 /*
  * The context the CUDA runtime layer uses (initialising it if needed), so

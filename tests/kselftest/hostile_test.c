@@ -312,6 +312,60 @@ TEST_F_TIMEOUT(hostile, device_memory_mapped_by_the_cpu_cannot_be_pinned, 120)
 	munmap(reg, PAGE);
 }
 
+/*
+ * A page get_user_pages() holds (here a vmsplice into a pipe; O_DIRECT
+ * and RDMA alike) was migrated anyway: later writes by the program (the
+ * CPU or a device) went to the new copy, the holder kept the orphaned old
+ * page, and an O_DIRECT read landing there was lost. Now such a page stays
+ * where it is (counted in pinned_skips): a device maps it remotely, so
+ * the holder and the program see the same bytes.
+ */
+TEST_F_TIMEOUT(hostile, migration_leaves_pages_that_gup_holds, 120)
+{
+	uint64_t skips = uvm_stat(self->fd, UVM_STAT_PINNED_SKIPS,
+				  UVM_STATS_VA_SPACE);
+	struct iovec iov = { .iov_base = self->p, .iov_len = PAGE };
+	static const char msg[8] = "device!";
+	char buf[64];
+	int pipefd[2], dev, node;
+
+	ASSERT_EQ(0, pipe(pipefd));
+	ASSERT_EQ((ssize_t)PAGE, vmsplice(pipefd[1], &iov, 1, 0));
+	/* Node to node: the page stays, the CPU's write is the holder's. */
+	node = uvm_page_node(self->fd, self->p);
+	ASSERT_LE(0, node);
+	ASSERT_EQ(0, uvm_prefetch(self->fd, self->p, 2 * MIB,
+				  UVM_LOC_HOST_NUMA, !node));
+	EXPECT_EQ(node, uvm_page_node(self->fd, self->p));
+	EXPECT_EQ(!node, uvm_page_node(self->fd, self->p + PAGE));
+	self->p[0] = 'c';
+	dev = uvm_find_device(self->fd, 0, 0);
+	if (dev >= 0) {
+		/* To a device: it stays home, the device writes it there. */
+		ASSERT_EQ(0, uvm_prefetch(self->fd, self->p, 2 * MIB,
+					  UVM_LOC_DEVICE, dev));
+		EXPECT_EQ(0, uvm_res1(self->fd, self->p).devices_resident);
+		EXPECT_NE(0, uvm_res1(self->fd, self->p + PAGE).devices_resident);
+		ASSERT_EQ(0, uvm_dev_write(self->fd, dev, self->p + 1,
+					   sizeof(msg), msg));
+	}
+	ASSERT_EQ((ssize_t)sizeof(buf), read(pipefd[0], buf, sizeof(buf)));
+	EXPECT_EQ('c', buf[0]);
+	if (dev >= 0)
+		EXPECT_EQ(0, memcmp(buf + 1, msg, sizeof(msg)));
+	EXPECT_EQ(0, memcmp(buf, self->p, sizeof(buf)));
+	EXPECT_LT(skips, uvm_stat(self->fd, UVM_STAT_PINNED_SKIPS,
+				  UVM_STATS_VA_SPACE));
+	close(pipefd[0]);
+	close(pipefd[1]);
+	/* Nothing holds it any more: it moves. */
+	EXPECT_EQ(0, uvm_prefetch(self->fd, self->p, PAGE, UVM_LOC_HOST_NUMA,
+				  !node));
+	EXPECT_EQ(!node, uvm_page_node(self->fd, self->p));
+	EXPECT_EQ(0, uvm_check_off(self->p, sizeof(buf), LEN - sizeof(buf),
+				   42));
+}
+
 /* --- registrations ------------------------------------------------ */
 
 #define REG_LEN	(32 * MIB)
