@@ -776,7 +776,8 @@ int uvm_block_to_dev_end_locked(struct uvm_to_dev *op)
 	uvm_block_drop_host_locked(block, op->zap);
 	if (op->busy)
 		block_count_moves(block, &op->delta, NULL, udev);
-	uvm_lru_touch(block->dev[udev->id]);
+	if (block->dev[udev->id])	/* held pages may have emptied it */
+		uvm_lru_touch(block->dev[udev->id]);
 	return 0;
 }
 
