@@ -88,9 +88,13 @@ struct uvm_dma_map {
  * struct uvm_host_pages - a set of pinned or allocated host pages.
  * @pages: the pages, in address order.
  * @npages: number of @pages.
- * @maps: DMA mappings, one per PCI device present when mapped.
+ * @maps: DMA mappings, one per PCI device present when mapped (a device
+ *	  unbound since has none any more).
  * @nr_maps: number of @maps.
  * @dir: DMA direction of @maps.
+ * @dma_link: entry of the list of mapped sets, while @dma_listed; the
+ *	      list's lock protects it, @maps and @nr_maps once listed.
+ * @dma_listed: on that list.
  */
 struct uvm_host_pages {
 	struct page **pages;
@@ -98,9 +102,12 @@ struct uvm_host_pages {
 	struct uvm_dma_map *maps;
 	unsigned int nr_maps;
 	enum dma_data_direction dir;
+	struct list_head dma_link;
+	bool dma_listed;
 };
 
 /* uvm_hostreg.c: DMA-map for every PCI device present; may sleep. */
+void uvm_host_pages_dma_unmap_device(struct uvm_device *udev);
 int uvm_host_pages_dma_map(struct uvm_host_pages *hp,
 			   enum dma_data_direction dir);
 void uvm_host_pages_dma_unmap(struct uvm_host_pages *hp);

@@ -159,6 +159,7 @@ static void block_dev_trim(struct uvm_va_block *block, unsigned int d)
 	if (!bd->chunk && bitmap_empty(bd->mapped, UVM_BLOCK_PAGES)) {
 		block->dev[d] = NULL;
 		block->nr_devs--;
+		uvm_bd_list_del(bd);
 		uvm_bd_dma_free(bd);
 		uvm_device_put(bd->udev);
 		kfree(bd);
@@ -191,6 +192,7 @@ struct uvm_block_dev *uvm_block_dev_get_locked(struct uvm_va_block *block,
 		bd->block = block;
 		bd->udev = udev;
 		INIT_LIST_HEAD(&bd->lru);
+		uvm_bd_list_add(bd);
 		uvm_device_get_ref(udev);
 		block->dev[udev->id] = bd;
 		block->nr_devs++;
@@ -234,6 +236,27 @@ void uvm_block_unmap_devices_locked(struct uvm_va_block *block,
 			      UVM_BLOCK_PAGES);
 		block_dev_trim(block, d);
 	}
+}
+
+/**
+ * uvm_block_unmap_dev_locked() - drop every mapping device @d has of the
+ * block (its device went away) and, with nothing left, its state.
+ * @block: the block; caller holds @block->lock.
+ * @d: device id.
+ */
+void uvm_block_unmap_dev_locked(struct uvm_va_block *block, unsigned int d)
+{
+	struct uvm_block_dev *bd = block->dev[d];
+	DECLARE_BITMAP(all, UVM_BLOCK_PAGES);
+
+	lockdep_assert_held(&block->lock);
+	if (!bd)
+		return;
+	bitmap_fill(all, UVM_BLOCK_PAGES);
+	uvm_bd_dma_unmap(bd, all);
+	bitmap_zero(bd->mapped, UVM_BLOCK_PAGES);
+	bitmap_zero(bd->mapped_write, UVM_BLOCK_PAGES);
+	block_dev_trim(block, d);
 }
 
 /* The smallest copy worth splitting over the copy engine's CPUs. */

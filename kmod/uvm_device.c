@@ -12,6 +12,7 @@
 #include <drm/drm_managed.h>
 #include <uapi/uvm.h>
 
+#include "uvm_alloc.h"
 #include "uvm_device.h"
 #include "uvm_drm.h"
 #include "uvm_drv.h"
@@ -37,15 +38,26 @@
  * long as anyone can still free into them.
  *
  * Ids are indexes into an allocating xarray limited to
- * 0..UVM_MAX_DEVICES-1; xa_alloc() hands out the lowest free id, so a
- * re-bound device usually gets its old id back.
+ * 0..UVM_MAX_DEVICES-1; xa_alloc() hands out the lowest free id. An
+ * unbound device's id stays reserved (a zero entry: lookups miss it,
+ * xa_alloc() skips it) until the device's last reference goes, since
+ * per-block state indexed by id (struct uvm_va_block.dev[]) may still
+ * refer to it until then; a device re-bound meanwhile gets another id.
  */
 
 /* Registry of registered devices; its internal xa_lock is the registry lock. */
 static DEFINE_XARRAY_ALLOC(uvm_devices);
 
+/*
+ * The last reference: the id the device kept reserved since its unbind
+ * is free for the next device.
+ */
 static void uvm_device_release(struct drm_device *drm, void *arg)
 {
+	struct uvm_device *udev = container_of(drm, struct uvm_device, drm);
+
+	if (udev->id < UVM_MAX_DEVICES)
+		xa_release(&uvm_devices, udev->id);
 	atomic_dec(&uvm_acct.devices);
 }
 
@@ -69,6 +81,7 @@ void *__uvm_device_alloc(struct device *parent,
 	udev->numa_node = NUMA_NO_NODE;
 	spin_lock_init(&udev->lru_lock);
 	INIT_LIST_HEAD(&udev->lru);
+	INIT_LIST_HEAD(&udev->bds);
 	atomic_inc(&uvm_acct.devices);
 	ret = drmm_add_action_or_reset(&udev->drm, uvm_device_release, NULL);
 	if (ret)
@@ -119,14 +132,18 @@ err_erase_id:
  * @udev: registered device.
  *
  * After return no new lookup finds it, no managed data lives on it any more
- * (it was migrated home first) and no code is inside drm_dev_enter() for it.
- * Called from remove, no locks held.
+ * (it was migrated home first), no code is inside drm_dev_enter() for it
+ * and no host page set (registration, pinned allocation) is DMA-mapped for
+ * it. Its id stays reserved until its last reference goes. Called from
+ * remove, no locks held.
  */
 void uvm_device_unregister(struct uvm_device *udev)
 {
-	xa_erase(&uvm_devices, udev->id);
+	xa_cmpxchg(&uvm_devices, udev->id, udev, XA_ZERO_ENTRY, GFP_KERNEL);
 	uvm_evict_all(udev);
 	drm_dev_unplug(&udev->drm);
+	uvm_evict_unmap_all(udev);
+	uvm_host_pages_dma_unmap_device(udev);
 }
 
 /**

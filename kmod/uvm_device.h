@@ -34,9 +34,11 @@ struct uvm_device_info;
  * @io_pfn_end: one past the last; equal to @io_pfn_start (both 0) for a
  *	device whose memory is RAM (emulated).
  * @pool: the device memory allocator.
- * @lru_lock: protects @lru and @dying.
+ * @lru_lock: protects @lru, @bds and @dying.
  * @lru: struct uvm_block_dev that hold a chunk of this device's memory for
  *	managed data, least recently used first (uvm_evict.c).
+ * @bds: every struct uvm_block_dev of this device (chunk or not), for
+ *	 the unbind's sweep of device mappings (uvm_evict_unmap_all()).
  * @dying: set when unregistering: no new managed chunks, all are evicted.
  * @counters: events that concern this device (uvm_count_dev()); which
  *	counters are kept per device is listed in docs/observability.md.
@@ -54,8 +56,9 @@ struct uvm_device {
 	unsigned long io_pfn_start;
 	unsigned long io_pfn_end;
 	struct uvm_mem_pool pool;
-	spinlock_t lru_lock;	/* Protects lru and dying */
+	spinlock_t lru_lock;	/* Protects lru, bds and dying */
 	struct list_head lru;
+	struct list_head bds;
 	bool dying;
 	struct uvm_counters counters;
 };

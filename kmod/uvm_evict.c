@@ -44,6 +44,80 @@ void uvm_lru_touch(struct uvm_block_dev *bd)
 	spin_unlock(&udev->lru_lock);
 }
 
+void uvm_bd_list_add(struct uvm_block_dev *bd)
+{
+	struct uvm_device *udev = bd->udev;
+
+	spin_lock(&udev->lru_lock);
+	list_add_tail(&bd->dev_link, &udev->bds);
+	spin_unlock(&udev->lru_lock);
+}
+
+void uvm_bd_list_del(struct uvm_block_dev *bd)
+{
+	struct uvm_device *udev = bd->udev;
+
+	spin_lock(&udev->lru_lock);
+	list_del(&bd->dev_link);
+	spin_unlock(&udev->lru_lock);
+}
+
+/*
+ * The block of the first state of @udev->bds, with a reference (the state
+ * goes to the tail), or NULL when the list is empty.
+ */
+static struct uvm_va_block *unmap_pick(struct uvm_device *udev)
+{
+	struct uvm_va_block *block = NULL;
+	struct uvm_block_dev *bd;
+
+	spin_lock(&udev->lru_lock);
+	bd = list_first_entry_or_null(&udev->bds, struct uvm_block_dev,
+				      dev_link);
+	if (bd) {
+		block = bd->block;
+		refcount_inc(&block->refs);
+		list_move_tail(&bd->dev_link, &udev->bds);
+	}
+	spin_unlock(&udev->lru_lock);
+	return block;
+}
+
+/**
+ * uvm_evict_unmap_all() - drop every mapping an unbound device has in any
+ * VA space: its remote mappings of host pages (and their DMA mappings) and
+ * of other devices' memory. Its own memory is empty (uvm_evict_all()).
+ * @udev: the device, unplugged. No lock held.
+ *
+ * Each block's state for @udev then goes (block_dev_trim()); a block being
+ * freed meanwhile drops it itself. Gives up after four times as many
+ * visits as there were states (one that keeps a chunk stays).
+ */
+void uvm_evict_unmap_all(struct uvm_device *udev)
+{
+	struct uvm_va_block *block;
+	unsigned long tries = 16;
+	struct list_head *pos;
+
+	spin_lock(&udev->lru_lock);
+	list_for_each(pos, &udev->bds)
+		tries += 4;
+	spin_unlock(&udev->lru_lock);
+	while ((block = unmap_pick(udev)) && tries--) {
+		mutex_lock(&block->lock);
+		if (!block->dead)
+			uvm_block_unmap_dev_locked(block, udev->id);
+		mutex_unlock(&block->lock);
+		uvm_block_put(block);
+		cond_resched();
+	}
+	if (block) {
+		pr_err("uvm: device %u: device mappings left after unbind\n",
+		       udev->id);
+		uvm_block_put(block);
+	}
+}
+
 void uvm_lru_remove(struct uvm_block_dev *bd)
 {
 	struct uvm_device *udev = bd->udev;

@@ -27,6 +27,9 @@ void uvm_evict_all(struct uvm_device *udev);
 int uvm_evict_alloc_chunk(struct uvm_block_dev *bd);
 /* LRU bookkeeping of chunks (block locked). */
 void uvm_lru_touch(struct uvm_block_dev *bd);
+void uvm_bd_list_add(struct uvm_block_dev *bd);
+void uvm_bd_list_del(struct uvm_block_dev *bd);
+void uvm_evict_unmap_all(struct uvm_device *udev);
 void uvm_lru_remove(struct uvm_block_dev *bd);
 
 #endif /* __UVM_EVICT_H__ */

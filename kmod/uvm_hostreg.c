@@ -9,6 +9,7 @@
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
+#include <drm/drm_drv.h>
 #include <uapi/uvm.h>
 
 #include "uvm_alloc.h"
@@ -57,6 +58,14 @@
  * (uvm_copy.c).
  */
 
+/*
+ * Every host page set with DMA mappings, so that unbinding a device can
+ * unmap its share. The lock is taken under mmap_lock and from reclaim (a
+ * registration's unmap notifier unmaps): never held across an allocation.
+ */
+static LIST_HEAD(uvm_dma_sets);
+static DEFINE_MUTEX(uvm_dma_sets_lock);	/* Protects uvm_dma_sets, listed maps */
+
 static void uvm_dma_map_release(struct uvm_dma_map *map,
 				enum dma_data_direction dir)
 {
@@ -65,38 +74,94 @@ static void uvm_dma_map_release(struct uvm_dma_map *map,
 	uvm_device_put(map->udev);
 }
 
+/* Release @hp->maps[i] (the last one takes its place); list lock held. */
+static void uvm_dma_map_drop_locked(struct uvm_host_pages *hp, unsigned int i)
+{
+	lockdep_assert_held(&uvm_dma_sets_lock);
+	uvm_dma_map_release(&hp->maps[i], hp->dir);
+	hp->maps[i] = hp->maps[--hp->nr_maps];
+}
+
 void uvm_host_pages_dma_unmap(struct uvm_host_pages *hp)
 {
+	mutex_lock(&uvm_dma_sets_lock);
+	if (hp->dma_listed)
+		list_del(&hp->dma_link);
+	hp->dma_listed = false;
 	while (hp->nr_maps)
-		uvm_dma_map_release(&hp->maps[--hp->nr_maps], hp->dir);
+		uvm_dma_map_drop_locked(hp, hp->nr_maps - 1);
+	mutex_unlock(&uvm_dma_sets_lock);
 	kfree(hp->maps);
 	hp->maps = NULL;
 }
 
+/**
+ * uvm_host_pages_dma_unmap_device() - drop every DMA mapping of host page
+ * sets (registrations, pinned allocations) for a device being unbound.
+ * @udev: the device, already unplugged (drm_dev_unplug()): no mapping of a
+ *	  new set for it can start, and any set mapped before is listed or
+ *	  sees the unplug when it lists itself (uvm_host_pages_dma_map()).
+ */
+void uvm_host_pages_dma_unmap_device(struct uvm_device *udev)
+{
+	struct uvm_host_pages *hp;
+	unsigned int i;
+
+	mutex_lock(&uvm_dma_sets_lock);
+	list_for_each_entry(hp, &uvm_dma_sets, dma_link)
+		for (i = hp->nr_maps; i--; )
+			if (hp->maps[i].udev == udev)
+				uvm_dma_map_drop_locked(hp, i);
+	mutex_unlock(&uvm_dma_sets_lock);
+}
+
+/* Map @hp for @udev, inside drm_dev_enter() so unplug waits for it. */
 static int uvm_dma_map_one(struct uvm_host_pages *hp, struct uvm_device *udev)
 {
 	struct uvm_dma_map *map = &hp->maps[hp->nr_maps];
-	int ret;
+	int ret, idx;
 
+	if (!drm_dev_enter(&udev->drm, &idx))
+		return 0;		/* going away: nothing to map */
 	ret = sg_alloc_table_from_pages(&map->sgt, hp->pages, hp->npages, 0,
 					hp->npages << PAGE_SHIFT, GFP_KERNEL);
 	if (ret)
-		return ret;
+		goto out_exit;
 	ret = dma_map_sgtable(udev->drm.dev, &map->sgt, hp->dir, 0);
 	if (ret) {
 		sg_free_table(&map->sgt);
-		return ret;
+		goto out_exit;
 	}
 	uvm_device_get_ref(udev);
 	map->udev = udev;
 	hp->nr_maps++;
-	return 0;
+out_exit:
+	drm_dev_exit(idx);
+	return ret;
+}
+
+/*
+ * List @hp, dropping the maps of devices unplugged meanwhile: their
+ * unbind's sweep (after the unplug) may have run before @hp was listed.
+ */
+static void uvm_host_pages_list(struct uvm_host_pages *hp)
+{
+	unsigned int i;
+
+	mutex_lock(&uvm_dma_sets_lock);
+	for (i = hp->nr_maps; i--; )
+		if (drm_dev_is_unplugged(&hp->maps[i].udev->drm))
+			uvm_dma_map_drop_locked(hp, i);
+	list_add(&hp->dma_link, &uvm_dma_sets);
+	hp->dma_listed = true;
+	mutex_unlock(&uvm_dma_sets_lock);
 }
 
 /*
  * DMA-map @hp for every PCI device present. The emulated backend's memory
  * is system RAM accessed by the CPU: nothing to map. Devices bound later
- * are not mapped (their copies go through the CPU as well).
+ * are not mapped (their copies go through the CPU as well); a device
+ * unbound later drops its mappings (uvm_host_pages_dma_unmap_device()).
  */
 int uvm_host_pages_dma_map(struct uvm_host_pages *hp,
 			   enum dma_data_direction dir)
@@ -117,9 +182,12 @@ int uvm_host_pages_dma_map(struct uvm_host_pages *hp,
 			ret = uvm_dma_map_one(hp, udev);
 		uvm_device_put(udev);
 	}
-	if (ret)
+	if (ret) {
 		uvm_host_pages_dma_unmap(hp);
-	return ret;
+		return ret;
+	}
+	uvm_host_pages_list(hp);
+	return 0;
 }
 
 /*

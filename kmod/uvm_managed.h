@@ -52,6 +52,8 @@ extern struct uvm_counters uvm_global_counters;
  * @chunk: UVM_BLOCK_SIZE of device memory backing the block's pages on
  *	   this device (page i at chunk->offset + i * PAGE_SIZE), or NULL.
  * @lru: entry in @udev->lru while @chunk is set (under @udev->lru_lock).
+ * @dev_link: entry in @udev->bds for as long as this exists (under
+ *	      @udev->lru_lock).
  * @resident: the page has a valid copy in @chunk.
  * @mapped: the device's page table maps the page (a device access of it
  *	    does not fault).
@@ -73,6 +75,7 @@ struct uvm_block_dev {
 	struct uvm_device *udev;
 	struct uvm_mem *chunk;
 	struct list_head lru;
+	struct list_head dev_link;
 	DECLARE_BITMAP(resident, UVM_BLOCK_PAGES);
 	DECLARE_BITMAP(mapped, UVM_BLOCK_PAGES);
 	DECLARE_BITMAP(mapped_write, UVM_BLOCK_PAGES);
@@ -324,6 +327,7 @@ void uvm_block_drop_dev_locked(struct uvm_va_block *block, unsigned int d,
 			       const unsigned long *mask);
 void uvm_block_unmap_devices_locked(struct uvm_va_block *block,
 				    const unsigned long *mask);
+void uvm_block_unmap_dev_locked(struct uvm_va_block *block, unsigned int d);
 void uvm_block_release_devs_locked(struct uvm_va_block *block,
 				   const unsigned long *mask);
 int uvm_block_map_dev_locked(struct uvm_va_block *block,
