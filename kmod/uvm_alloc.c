@@ -227,7 +227,7 @@ static int uvm_alloc_build_extents(struct uvm_alloc *alloc)
 
 	list_for_each_entry(block, &mem->blocks, link)
 		n++;
-	alloc->ext = kvcalloc(n, sizeof(*alloc->ext), GFP_KERNEL);
+	alloc->ext = kvcalloc(n, sizeof(*alloc->ext), GFP_KERNEL_ACCOUNT);
 	if (!alloc->ext)
 		return -ENOMEM;
 	list_for_each_entry(block, &mem->blocks, link) {
@@ -296,7 +296,7 @@ int uvm_alloc_device_ioctl(struct uvm_va_space *va_space, void *data)
 	if (current->mm != va_space->mgd.mm)
 		return -EPERM;
 
-	alloc = kzalloc(sizeof(*alloc), GFP_KERNEL);
+	alloc = kzalloc(sizeof(*alloc), GFP_KERNEL_ACCOUNT);
 	if (!alloc)
 		return -ENOMEM;
 	alloc->obj.kind = UVM_OBJ_DEVICE;
@@ -336,7 +336,8 @@ static int uvm_alloc_host_pages(struct uvm_va_space *va_space,
 	unsigned long i;
 	int ret = 0;
 
-	hp->pages = kvcalloc(hp->npages, sizeof(*hp->pages), GFP_KERNEL);
+	hp->pages = kvcalloc(hp->npages, sizeof(*hp->pages),
+			     GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
 	if (!hp->pages)
 		return -ENOMEM;
 	old = set_active_memcg(va_space->mgd.memcg);
@@ -386,7 +387,7 @@ int uvm_alloc_host_ioctl(struct uvm_va_space *va_space, void *data)
 	if (current->mm != va_space->mgd.mm)
 		return -EPERM;
 
-	alloc = kzalloc(sizeof(*alloc), GFP_KERNEL);
+	alloc = kzalloc(sizeof(*alloc), GFP_KERNEL_ACCOUNT);
 	if (!alloc)
 		return -ENOMEM;
 	alloc->obj.kind = UVM_OBJ_HOST_ALLOC;

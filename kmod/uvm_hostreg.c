@@ -171,7 +171,7 @@ int uvm_host_pages_dma_map(struct uvm_host_pages *hp,
 	u32 id;
 
 	hp->dir = dir;
-	hp->maps = kcalloc(UVM_MAX_DEVICES, sizeof(*hp->maps), GFP_KERNEL);
+	hp->maps = kcalloc(UVM_MAX_DEVICES, sizeof(*hp->maps), GFP_KERNEL_ACCOUNT);
 	if (!hp->maps)
 		return -ENOMEM;
 	for (id = 0; id < UVM_MAX_DEVICES && !ret; id++) {

@@ -159,7 +159,7 @@ struct uvm_mem *uvm_mem_alloc(struct uvm_device *udev, u64 size,
 	if (!is_power_of_2(min_block))
 		return ERR_PTR(-EINVAL);
 
-	mem = kzalloc(sizeof(*mem), GFP_KERNEL);
+	mem = kzalloc(sizeof(*mem), GFP_KERNEL_ACCOUNT);
 	if (!mem)
 		return ERR_PTR(-ENOMEM);
 	INIT_LIST_HEAD(&mem->blocks);

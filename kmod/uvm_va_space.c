@@ -29,7 +29,7 @@ static int uvm_va_space_open(struct inode *inode, struct file *filp)
 {
 	struct uvm_va_space *va_space;
 
-	va_space = kzalloc(sizeof(*va_space), GFP_KERNEL);
+	va_space = kzalloc(sizeof(*va_space), GFP_KERNEL_ACCOUNT);
 	if (!va_space)
 		return -ENOMEM;
 	if (uvm_managed_init(&va_space->mgd, filp)) {
