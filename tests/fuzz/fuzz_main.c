@@ -225,6 +225,7 @@ static void fz_hang_report(struct fz_run *r)
 {
 	pid_t kids[256];
 	int n, i, w;
+	FILE *f;
 
 	n = fz_children(getpid(), kids, 256);
 	fz_fail(r, "hang: %d task(s) not reaped %u s after SIGKILL", n,
@@ -236,8 +237,7 @@ static void fz_hang_report(struct fz_run *r)
 				fz_dump_ops(r->sh, w, r->ph->threads);
 		fz_dump_task(kids[i]);
 	}
-	FILE *f = fopen("/proc/sysrq-trigger", "w");
-
+	f = fopen("/proc/sysrq-trigger", "w");
 	if (f) {
 		fputs("w", f);	/* blocked tasks into the kernel log */
 		fclose(f);
@@ -401,18 +401,42 @@ static int fz_parse(int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
 		switch (c) {
-		case 's': fz_opts.seed = strtoull(optarg, NULL, 0); break;
-		case 't': fz_opts.seconds = atoi(optarg); break;
-		case 'w': fz_opts.workers = atoi(optarg); break;
-		case 'T': fz_opts.threads = atoi(optarg); break;
-		case 'x': fz_addlist(fz_opts.skip, sizeof(fz_opts.skip), optarg); break;
-		case 'o': fz_addlist(fz_opts.only, sizeof(fz_opts.only), optarg); break;
-		case 'D': fz_addlist(fz_opts.skip, sizeof(fz_opts.skip), "madv_dofork"); break;
-		case 'H': hwpoison = 1; break;
-		case 'r': fz_opts.reap_timeout = atoi(optarg); break;
-		case 'v': fz_opts.verbose = 1; break;
-		case 'l': fz_list(); exit(0);
-		default: fz_usage(); exit(c == 'h' ? 0 : 2);
+		case 's':
+			fz_opts.seed = strtoull(optarg, NULL, 0);
+			break;
+		case 't':
+			fz_opts.seconds = atoi(optarg);
+			break;
+		case 'w':
+			fz_opts.workers = atoi(optarg);
+			break;
+		case 'T':
+			fz_opts.threads = atoi(optarg);
+			break;
+		case 'x':
+			fz_addlist(fz_opts.skip, sizeof(fz_opts.skip), optarg);
+			break;
+		case 'o':
+			fz_addlist(fz_opts.only, sizeof(fz_opts.only), optarg);
+			break;
+		case 'D':
+			fz_addlist(fz_opts.skip, sizeof(fz_opts.skip), "madv_dofork");
+			break;
+		case 'H':
+			hwpoison = 1;
+			break;
+		case 'r':
+			fz_opts.reap_timeout = atoi(optarg);
+			break;
+		case 'v':
+			fz_opts.verbose = 1;
+			break;
+		case 'l':
+			fz_list();
+			exit(0);
+		default:
+			fz_usage();
+			exit(c == 'h' ? 0 : 2);
 		}
 	}
 	if (!hwpoison)
