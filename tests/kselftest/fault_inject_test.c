@@ -39,7 +39,8 @@
  * Environment: FAULTINJ_ITERS (random-phase iterations, default 120),
  * FAULTINJ_NTH (most fail-nth steps, default 48), FAULTINJ_SEED,
  * FAULTINJ_VERBOSE (0, 1 or 2), FAULTINJ_ONLY=name,name (the others
- * SKIP), FAULTINJ_DRYRUN=1 (no injection: the
+ * SKIP), FAULTINJ_BUDDY=1 and FAULTINJ_FI2=1 (inject where findings FI-1
+ * and FI-2 crash the kernel), FAULTINJ_DRYRUN=1 (no injection: the
  * checks alone, on any kernel).
  */
 #include <ctype.h>
@@ -152,6 +153,8 @@ static long attr_get(const char *dir, const char *name)
 	return uvm_read_long(path);
 }
 
+static void slab_filter(int on);
+
 /*
  * Both attributes: only flagged tasks, every gfp (GFP_KERNEL reclaims,
  * GFP_HIGHUSER is highmem, the module's pages are order 0), probability 0
@@ -174,7 +177,40 @@ static int fi_setup(void)
 	ret |= attr_set_str(FP, "ignore-gfp-highmem", "N");
 	ret |= attr_set(FP, "min-order", 0);
 	attr_set_str(FS, "cache-filter", "N");
+	slab_filter(1);
 	return ret;
+}
+
+/*
+ * Finding FI-1 (docs/reliability.md): a failed allocation of a
+ * gpu_buddy_block in the kernel's DRM/GPU buddy allocator (split_block(),
+ * under uvm_mem_alloc()) frees a block that is still in the free tree: a
+ * use-after-free, then BUG_ON in __gpu_buddy_alloc_blocks() and a panic.
+ * Unless FAULTINJ_BUDDY=1, failslab fails every slab cache but that one
+ * (cache-filter, /sys/kernel/slab/<cache>/failslab; the debug kernel does
+ * not merge caches, so each can be chosen).
+ */
+static void slab_filter(int on)
+{
+	int buddy = env_long("FAULTINJ_BUDDY", 0);
+	char path[300];
+	struct dirent *e;
+	DIR *d;
+
+	if (buddy && on)
+		return;
+	d = opendir("/sys/kernel/slab");
+	while (d && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/sys/kernel/slab/%s/failslab",
+			 e->d_name);
+		uvm_write_str(path, on && strcmp(e->d_name, "gpu_buddy_block") &&
+				    strcmp(e->d_name, "drm_buddy_block") ? "1" : "0");
+	}
+	if (d)
+		closedir(d);
+	attr_set_str(FS, "cache-filter", on ? "Y" : "N");
 }
 
 /* Back to the kernel's defaults (probability 0: nothing fails). */
@@ -194,6 +230,7 @@ static void fi_restore(void)
 	}
 	attr_set_str(FP, "ignore-gfp-highmem", "Y");
 	attr_set(FP, "min-order", 1);
+	slab_filter(0);
 }
 
 /* --- arming: this thread only ------------------------------------------ */
@@ -708,6 +745,7 @@ static void trace_collect(const char *test)
 		attr_set(tf, path, 0);
 	}
 	attr_set(tf, "options/stacktrace", 0);
+	attr_set(tf, "options/sym-offset", 1);	/* "name+off/len [uvm]" */
 	snprintf(path, sizeof(path), "%strace", tf);
 	f = fopen(path, "r");
 	while (f && fgets(line, sizeof(line), f)) {
@@ -730,6 +768,7 @@ static void trace_collect(const char *test)
 	}
 	if (f)
 		fclose(f);
+	attr_set(tf, "options/sym-offset", 0);
 	attr_set_str(tf, "trace", "");
 	printf("# %s: %u failed slab allocations traced\n", test, events);
 	sites_print(test, "slab", &s);
@@ -842,9 +881,28 @@ static int child_main(void *arg)
 	return t->op(t, 0);	/* it 0: the test's own main */
 }
 
+#define POOL "/sys/module/uvm/parameters/host_pool_mb"
+
+/*
+ * @nopool: host_pool_mb=0 while the test runs, so that every population
+ * and migration to host memory allocates its pages (the pool would serve
+ * most of them without an allocation).
+ */
+static void run_case_pool(struct __test_metadata *_metadata, const char *name,
+			  int (*main_fn)(struct tc *t, unsigned int it),
+			  int secs, int nopool);
+
 static void run_case(struct __test_metadata *_metadata, const char *name,
 		     int (*main_fn)(struct tc *t, unsigned int it), int secs)
 {
+	run_case_pool(_metadata, name, main_fn, secs, 0);
+}
+
+static void run_case_pool(struct __test_metadata *_metadata, const char *name,
+			  int (*main_fn)(struct tc *t, unsigned int it),
+			  int secs, int nopool)
+{
+	long pool = uvm_read_long(POOL);
 	struct tc t = { .name = name, .op = main_fn };
 	struct global g0, g1;
 	int kfd, ret, i, tries;
@@ -865,7 +923,11 @@ static void run_case(struct __test_metadata *_metadata, const char *name,
 	kfd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (kfd >= 0)
 		lseek(kfd, 0, SEEK_END);
+	if (nopool && pool > 0)
+		uvm_write_long(POOL, 0);
 	ret = run_bounded(child_main, &t, secs);
+	if (nopool && pool > 0)
+		uvm_write_long(POOL, pool);
 	if (ret)
 		printf("# %s: child returned %d\n", name, ret);
 	fi_restore();
@@ -945,7 +1007,7 @@ static int op_first_touch(struct tc *t, unsigned int it)
 
 TEST_F_TIMEOUT(finj, cpu_fault_first_touch, 1800)
 {
-	run_case(_metadata, "cpu_fault_first_touch", op_first_touch, 900);
+	run_case_pool(_metadata, "cpu_fault_first_touch", op_first_touch, 900, 1);
 }
 
 /* --- CPU fault back from a device ------------------------------------ */
@@ -985,7 +1047,7 @@ static int op_fault_back(struct tc *t, unsigned int it)
 
 TEST_F_TIMEOUT(finj, cpu_fault_back_from_device, 1800)
 {
-	run_case(_metadata, "cpu_fault_back_from_device", op_fault_back, 900);
+	run_case_pool(_metadata, "cpu_fault_back_from_device", op_fault_back, 900, 1);
 }
 
 /* --- prefetch, each way ----------------------------------------------- */
@@ -1047,12 +1109,12 @@ TEST_F_TIMEOUT(finj, prefetch_host_to_device, 1800)
 
 TEST_F_TIMEOUT(finj, prefetch_device_to_host, 1800)
 {
-	run_case(_metadata, "prefetch_device_to_host", op_d2h, 900);
+	run_case_pool(_metadata, "prefetch_device_to_host", op_d2h, 900, 1);
 }
 
 TEST_F_TIMEOUT(finj, prefetch_node_to_node, 1800)
 {
-	run_case(_metadata, "prefetch_node_to_node", op_n2n, 900);
+	run_case_pool(_metadata, "prefetch_node_to_node", op_n2n, 900, 1);
 }
 
 TEST_F_TIMEOUT(finj, prefetch_device_to_device, 1800)
@@ -1333,9 +1395,26 @@ static int op_alloc(struct tc *t, unsigned int it)
 			.flags = rnd(t, 2) ? UVM_HOST_ALLOC_WRITECOMBINED : 0,
 		};
 
-		fi_arm();
+		/*
+		 * Finding FI-2: when the page array's kvcalloc() fails (the
+		 * ioctl's 2nd allocation), the error path dereferences the
+		 * NULL array (uvm_alloc_free_host_pages()): a kernel oops.
+		 * Unless FAULTINJ_FI2=1 that allocation is not failed: fail-nth
+		 * 2 moves on to the next window, the random phase fails only
+		 * pages here.
+		 */
+		int fi2 = env_long("FAULTINJ_FI2", 0);
+		long prob = attr_get(FS, "probability");
+
+		if (!fi2 && fi.mode == FI_RANDOM)
+			attr_set(FS, "probability", 0);
+		if (fi2 || fi.mode != FI_NTH || fi.left != 2)
+			fi_arm();
 		ret = uvm_ioctl(t->fd, UVM_IOCTL_ALLOC_HOST, &h);
-		fi_disarm();
+		if (fi2 || fi.mode != FI_NTH || fi.left != 2)
+			fi_disarm();
+		if (!fi2 && fi.mode == FI_RANDOM)
+			attr_set(FS, "probability", prob);
 		handle = h.handle, msize = h.map_size, moff = h.mmap_offset;
 	}
 	if (outcome(t, device ? "ALLOC_DEVICE" : "ALLOC_HOST", ret) || ret)
@@ -1494,6 +1573,19 @@ static int op_register(struct tc *t, unsigned int it)
 	if (memcmp(r->buf, r->bm, r->len))
 		BAD(t, "registered memory changed");
 	return 0;
+}
+
+/*
+ * The regression test of finding FI-1: device allocations with failslab on
+ * every cache, the DRM/GPU buddy's gpu_buddy_block included. Panics the
+ * kernel (use-after-free in the buddy's free tree) until the buddy is
+ * fixed: run it by hand with FAULTINJ_BUDDY=1.
+ */
+TEST_F_TIMEOUT(finj, device_alloc_buddy_split_fi1, 1800)
+{
+	if (!env_long("FAULTINJ_BUDDY", 0))
+		SKIP(return, "finding FI-1: a failed gpu_buddy_block allocation in split_block() corrupts the kernel's GPU buddy allocator (use-after-free, BUG, panic); FAULTINJ_BUDDY=1 runs it");
+	run_case(_metadata, "device_alloc_buddy_split_fi1", op_alloc, 900);
 }
 
 TEST_F_TIMEOUT(finj, host_register, 1800)
