@@ -71,6 +71,12 @@
  * @npages: pages pinned in @pages (user memory).
  * @pages: the chunk's pages (user memory).
  * @reg_locked: the registration's lock is held for read.
+ * @bounce: a chunk-sized buffer for user memory that cannot be pinned
+ *	    (allocated on first need).
+ * @bva: first address of the chunk in @bounce while @bounced.
+ * @blen: its length.
+ * @bounced: this chunk goes through @bounce: copied in from user memory
+ *	     before (source), copied out after (destination).
  */
 struct uvm_copy_side {
 	struct uvm_obj *obj;
@@ -82,6 +88,10 @@ struct uvm_copy_side {
 	unsigned int npages;
 	struct page **pages;
 	bool reg_locked;
+	void *bounce;
+	unsigned long bva;
+	u64 blen;
+	bool bounced;
 };
 
 /**
@@ -162,6 +172,7 @@ static void uvm_side_fini(struct uvm_copy_side *s)
 	if (s->obj)
 		uvm_obj_put(s->obj);
 	kfree(s->pages);
+	kvfree(s->bounce);
 }
 
 /* Classify [e->addr, e->addr + e->span) and prepare the side. */
@@ -193,11 +204,44 @@ static int uvm_side_init(struct uvm_va_space *va_space, struct uvm_copy_side *s,
 	return 0;
 }
 
-/* Pin the user pages of [va, va + n) (user memory only). */
+/*
+ * User memory that cannot be pinned: managed memory the CPU maps in place
+ * on a device (special PTEs, which get_user_pages() refuses). The chunk
+ * goes through a kernel buffer instead: copied in now (a source), or out
+ * after the copy (a destination, uvm_side_bounce_out()). The CPU's own
+ * accesses through the user mapping fault as usual. No lock is held here.
+ */
+static int uvm_side_bounce_in(struct uvm_copy_side *s, unsigned long va,
+			      u64 n)
+{
+	if (!s->bounce) {
+		s->bounce = kvmalloc(UVM_COPY_CHUNK + PAGE_SIZE, GFP_KERNEL);
+		if (!s->bounce)
+			return -ENOMEM;
+	}
+	s->bva = va;
+	s->blen = n;
+	s->bounced = true;
+	if (!s->write && copy_from_user(s->bounce, (void __user *)va, n))
+		return -EFAULT;
+	return 0;
+}
+
+/* A bounced destination: out to user memory (no registration locked). */
+static int uvm_side_bounce_out(struct uvm_copy_side *s)
+{
+	if (!s->bounced || !s->write)
+		return 0;
+	return copy_to_user((void __user *)s->bva, s->bounce, s->blen) ?
+	       -EFAULT : 0;
+}
+
+/* Pin the user pages of [va, va + n), else bounce them (user memory). */
 static int uvm_side_pin(struct uvm_copy_side *s, unsigned long va, u64 n)
 {
 	int ret;
 
+	s->bounced = false;
 	if (s->obj)
 		return 0;
 	s->va0 = round_down(va, PAGE_SIZE);
@@ -209,8 +253,10 @@ static int uvm_side_pin(struct uvm_copy_side *s, unsigned long va, u64 n)
 	if (ret > 0)
 		unpin_user_pages(s->pages, ret);
 	s->npages = 0;
-	/* -EEXIST: a special PTE (device memory the CPU maps in place). */
-	return ret < 0 && ret != -EEXIST ? ret : -EFAULT;
+	if (ret == -EINTR || ret == -ENOMEM)
+		return ret;
+	/* -EEXIST, -EFAULT: a special PTE, or a hole (then EFAULT). */
+	return uvm_side_bounce_in(s, va, n);
 }
 
 /* Lock a registration's pages for read (registrations only). */
@@ -279,6 +325,10 @@ static void *uvm_side_piece(struct uvm_copy_side *s, unsigned long va,
 		*dev_off = uvm_alloc_dev_offset(to_uvm_alloc(s->obj),
 						va - s->obj->start, len);
 		return NULL;
+	}
+	if (s->bounced) {
+		*len = s->bva + s->blen - va;
+		return s->bounce + (va - s->bva);
 	}
 	if (!s->obj) {
 		page = s->pages[(va - s->va0) >> PAGE_SHIFT];
@@ -438,6 +488,8 @@ static int uvm_copy_row(struct uvm_copy_ctx *c, unsigned long dva,
 			ret = uvm_copy_chunk(c, dva, sva, n);
 		uvm_side_put_reg(&c->src);
 		uvm_side_put_reg(&c->dst);
+		if (!ret)
+			ret = uvm_side_bounce_out(&c->dst);
 		uvm_side_put_user(&c->src);
 		uvm_side_put_user(&c->dst);
 		cond_resched();

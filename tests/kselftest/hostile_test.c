@@ -276,7 +276,7 @@ TEST_F_TIMEOUT(hostile, device_memory_mapped_by_the_cpu_cannot_be_pinned, 120)
 	uint64_t maps0 = uvm_stat(self->fd, UVM_STAT_CPU_DEVICE_MAPS,
 				  UVM_STATS_VA_SPACE);
 	struct iovec iov = { .iov_base = self->p, .iov_len = PAGE };
-	char *reg = anon(PAGE), *q;
+	char *reg = anon(PAGE), *save = anon(PAGE), *q;
 	unsigned int i, tried = 0;
 	int pipefd[2], dev;
 
@@ -299,7 +299,14 @@ TEST_F_TIMEOUT(hostile, device_memory_mapped_by_the_cpu_cannot_be_pinned, 120)
 		EXPECT_EQ(uvm_pattern(42, i * MIB), (unsigned char)q[0]);
 		/* GUP says EFAULT or EEXIST (a special PTE) */
 		EXPECT_EQ(-1, vmsplice(pipefd[1], &iov, 1, 0));
-		EXPECT_GT(0, mcpy(self->fd, reg, q, PAGE));
+		/* Copies reach it through the CPU mapping instead. */
+		EXPECT_EQ(0, mcpy(self->fd, reg, q, PAGE));
+		EXPECT_EQ(0, memcmp(reg, q, PAGE));
+		memcpy(save, q + PAGE, PAGE);
+		EXPECT_EQ(0, mcpy(self->fd, q + PAGE, q, PAGE));
+		EXPECT_EQ(0, memcmp(q + PAGE, q, PAGE));
+		EXPECT_EQ(0, mcpy(self->fd, q + PAGE, save, PAGE));
+		EXPECT_EQ(0, memcmp(q + PAGE, save, PAGE));
 		EXPECT_EQ(-EINVAL, hreg(self->fd, q, PAGE, 0));
 	}
 	if (!tried)
@@ -310,6 +317,7 @@ TEST_F_TIMEOUT(hostile, device_memory_mapped_by_the_cpu_cannot_be_pinned, 120)
 	close(pipefd[0]);
 	close(pipefd[1]);
 	munmap(reg, PAGE);
+	munmap(save, PAGE);
 }
 
 /*
