@@ -35,7 +35,8 @@
  *
  * Lock order, outermost first (docs/locking.md has the reasons):
  *
- * 1. mmap_lock of the VA space's mm (taken by the core for faults/mmap).
+ * 1. mmap_lock of the VA space's mm (taken by the core for faults/mmap,
+ *    and by a prefetch to the host, which maps what it moved, before 2).
  * 2. uvm_va_space.lock (test allocations) and uvm_managed.lock (policies
  *    and the set of blocks), rw_semaphores. Never held across a user
  *    copy that may fault (the device-access pipeline copies with page
@@ -45,7 +46,8 @@
  *    page locks. Block locks never nest except by trylock (eviction; a
  *    prefetch beginning block N+1 while it holds N; the device-access
  *    pipeline locking a block while a fault migration holds another).
- * 4. uvm_device.lru_lock (spinlock) or uvm_mem_pool.lock (mutex), per
+ * 4. uvm_device.lru_lock (spinlock, also over the device's list of all
+ *    its block states) or uvm_mem_pool.lock (mutex), per
  *    device; uvm_page_pool.lock and uvm_fault_ahead.lock (spinlocks), per
  *    VA space. (uvm_pools_lock, global, only ever has a pool's lock
  *    inside it.)
