@@ -4,7 +4,7 @@
 #
 #   make            build kmod/uvm.ko (against KDIR), libuvm.so.0 and the tools
 #   make deps       install what the build and the tests need (idempotent)
-#   make test       deps + build + check + the whole suite in QEMU on 6.1 and 6.12
+#   make test       deps + build + check + the whole suite in QEMU on 6.1, 6.12, debug
 #   make check      checkpatch --strict, sparse (C=1) and W=1 on both kernels
 #   make bench      benchmarks in the VM (not part of make test)
 #   make demo       boot the VM and show the devices and a managed-memory run
@@ -17,8 +17,9 @@ BUILD	:= $(TOP)/build
 CC	?= cc
 CC	:= $(if $(filter default,$(origin CC)),gcc,$(CC))
 
-# Kernel releases the suite runs on (Debian package flavours).
-KERNELS	?= 6.1 6.12
+# Kernels the suite runs on: the Debian package flavours and the debug kernel
+# (scripts/debug-kernel: KASAN, lockdep, kmemleak, ...; built on first use).
+KERNELS	?= 6.1 6.12 debug
 
 .PHONY: all module lib tools tests deps test check bench demo install clean help
 all: module lib tools
