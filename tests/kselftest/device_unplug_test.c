@@ -185,6 +185,10 @@ TEST(unbind_with_registered_and_pinned_memory)
 	EXPECT_EQ(5, reg[len - 1]);
 	EXPECT_EQ(6, pinned[len - 1]);
 	close(node);
+	/* Nothing holds the old device now: bound again, it gets its id back. */
+	ASSERT_EQ(0, sysfs_write("/sys/bus/pci/drivers/uvm/unbind", bdf));
+	ASSERT_EQ(0, sysfs_write("/sys/bus/pci/drivers_probe", bdf));
+	EXPECT_EQ(dev, pci_device(fd, bdf, sizeof(bdf), &n));
 	u.addr = (uintptr_t)reg;
 	EXPECT_EQ(0, uvm_ioctl(fd, UVM_IOCTL_HOST_UNREGISTER, &u));
 	f.handle = h.handle;
