@@ -1396,25 +1396,19 @@ static int op_alloc(struct tc *t, unsigned int it)
 		};
 
 		/*
-		 * Finding FI-2: when the page array's kvcalloc() fails (the
-		 * ioctl's 2nd allocation), the error path dereferences the
-		 * NULL array (uvm_alloc_free_host_pages()): a kernel oops.
-		 * Unless FAULTINJ_FI2=1 that allocation is not failed: fail-nth
-		 * 2 moves on to the next window, the random phase fails only
-		 * pages here.
+		 * Finding FI-2: when the page array's kvcalloc() fails (a
+		 * failed slab object or slab page), the error path dereferences
+		 * the NULL array (uvm_alloc_free_host_pages()): a kernel oops.
+		 * Unless FAULTINJ_FI2=1, ALLOC_HOST itself runs disarmed (its
+		 * mmap, copies and FREE stay armed).
 		 */
 		int fi2 = env_long("FAULTINJ_FI2", 0);
-		long prob = attr_get(FS, "probability");
 
-		if (!fi2 && fi.mode == FI_RANDOM)
-			attr_set(FS, "probability", 0);
-		if (fi2 || fi.mode != FI_NTH || fi.left != 2)
+		if (fi2)
 			fi_arm();
 		ret = uvm_ioctl(t->fd, UVM_IOCTL_ALLOC_HOST, &h);
-		if (fi2 || fi.mode != FI_NTH || fi.left != 2)
+		if (fi2)
 			fi_disarm();
-		if (!fi2 && fi.mode == FI_RANDOM)
-			attr_set(FS, "probability", prob);
 		handle = h.handle, msize = h.map_size, moff = h.mmap_offset;
 	}
 	if (outcome(t, device ? "ALLOC_DEVICE" : "ALLOC_HOST", ret) || ret)
@@ -1685,7 +1679,7 @@ static int op_copy(struct tc *t, unsigned int it)
 		goto out;
 	}
 	for (i = 0; i < (int)n; i++)
-		if (now[i] != src[i] && (ret || now[i] != b->m[d][dof + i]))
+		if (now[i] != src[i] && now[i] != b->m[d][dof + i])
 			break;
 	if (!ret && memcmp(now, src, n))
 		BAD(t, "%s -> %s: copy succeeded but data differs", kind_name[s],
