@@ -317,6 +317,7 @@ struct tc {
 	struct stats s;
 	int bad;		/* check failures */
 	int touches;		/* armed CPU accesses: bounded times */
+	int devalloc;		/* armed ops allocate device memory (FI-1) */
 	int page_only;		/* this op: only fail_page_alloc armed */
 	unsigned long fails;	/* ops that failed (errno or SIGBUS) */
 	int (*op)(struct tc *t, unsigned int it);
@@ -529,6 +530,15 @@ static void random_attrs(struct tc *t)
 {
 	static const int probs[] = { 10, 30, 60, 100 };
 	int which = rnd(t, 3);	/* 0 slab, 1 page, 2 both */
+
+	/*
+	 * FI-1 again: a failed slab page of the gpu_buddy_block cache fails
+	 * the buddy's split like a failed object. Where armed operations
+	 * allocate device memory, the random phase fails slab objects only
+	 * (the fail-nth sweep still fails pages, one at a time).
+	 */
+	if (t->devalloc && !env_long("FAULTINJ_BUDDY", 0))
+		which = 0;
 	const char *dirs[2] = { FS, FP };
 	int i;
 
@@ -1059,6 +1069,7 @@ static int op_prefetch(struct tc *t, unsigned int it, int way)
 	size_t off, len;
 	int ret, a, b, node = 0;
 
+	t->devalloc = way == H2D || way == D2D;
 	MAIN(t, it, setup_range(t, 6 * MIB));
 	if ((way != N2N && !t->ndev) || (way == N2N && t->nodes < 2) ||
 	    (way == D2D && t->ndev < 2))
@@ -1162,6 +1173,7 @@ static int op_evict(struct tc *t, unsigned int it)
 	size_t off, len;
 	int ret, dev;
 
+	t->devalloc = 1;
 	MAIN(t, it, evict_setup(t));
 	if (!t->ndev)
 		return 0;
@@ -1223,6 +1235,7 @@ static int op_devaccess(struct tc *t, unsigned int it)
 	size_t pages = 0, used[NACC];
 	int i, j, n, ret, dev;
 
+	t->devalloc = 1;
 	MAIN(t, it, devaccess_setup(t));
 	if (!t->ndev)
 		return 0;
@@ -1378,6 +1391,7 @@ static int op_alloc(struct tc *t, unsigned int it)
 	char *q = MAP_FAILED;
 	uint64_t handle, msize, moff;
 
+	t->devalloc = 1;
 	MAIN(t, it, alloc_setup(t));
 	a = t->priv;
 	device = t->ndev && rnd(t, 2);
@@ -1643,6 +1657,7 @@ static int op_copy(struct tc *t, unsigned int it)
 	size_t so, dof, n;
 	unsigned char *now, *src;
 
+	t->devalloc = 1;
 	MAIN(t, it, copy_setup(t));
 	b = t->priv;
 	do {
@@ -1794,6 +1809,7 @@ static int advise_main(struct tc *t, unsigned int it)
 		return op_advise(t, it);
 	if (setup_range(t, 4 * MIB))
 		return 81;
+	t->devalloc = 1;
 	t->op = op_advise;
 	drive(t);
 	verify(t, 0, t->len, "advise final");
