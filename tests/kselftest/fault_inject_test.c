@@ -11,7 +11,8 @@
  *
  *  1. a systematic sweep: /proc/thread-self/fail-nth = 1, 2, 3, ...: the
  *     n-th allocation the operation makes fails, until the operation makes
- *     fewer than n (every allocation on that path has failed once);
+ *     fewer than n three times in a row (every allocation on that path has
+ *     failed once);
  *  2. a random phase: make-it-fail=1 with task-filter=Y and varying
  *     probability, interval, space and times, on failslab, fail_page_alloc
  *     or both.
@@ -581,6 +582,9 @@ static void drive(struct tc *t)
 	unsigned int iters = env_long("FAULTINJ_ITERS", 120);
 	unsigned int n, i;
 
+	unsigned int misses = 0;
+
+	/* ops pick their parameters at random: 3 misses in a row end it */
 	for (n = 1; n <= nmax && !t->bad; n++) {
 		fi.mode = FI_NTH;
 		fi.left = n;
@@ -588,8 +592,12 @@ static void drive(struct tc *t)
 		t->op(t, n);
 		fi.mode = FI_OFF;
 		t->s.nth_steps++;
-		if (!fi.consumed)
-			break;	/* fewer than n allocations: all swept */
+		if (!fi.consumed) {
+			if (++misses == 3)
+				break;	/* fewer than n allocations: swept */
+			continue;
+		}
+		misses = 0;
 		t->s.nth_injected++;
 	}
 	if (n > nmax)
