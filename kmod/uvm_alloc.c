@@ -132,6 +132,8 @@ static void uvm_alloc_free_host_pages(struct uvm_host_pages *hp, bool wc)
 	unsigned long i;
 
 	uvm_host_pages_dma_unmap(hp);
+	if (!hp->pages)		/* the page array itself failed */
+		return;
 #ifdef CONFIG_X86
 	if (wc)
 		set_pages_array_wb(hp->pages, hp->npages);

@@ -107,10 +107,15 @@ struct uvm_host_pages {
 };
 
 /* uvm_hostreg.c: DMA-map for every PCI device present; may sleep. */
-void uvm_host_pages_dma_unmap_device(struct uvm_device *udev);
 int uvm_host_pages_dma_map(struct uvm_host_pages *hp,
 			   enum dma_data_direction dir);
+int uvm_host_pages_dma_map_unlisted(struct uvm_host_pages *hp,
+				    struct page **pages,
+				    enum dma_data_direction dir);
+void uvm_host_pages_list(struct uvm_host_pages *hp);
 void uvm_host_pages_dma_unmap(struct uvm_host_pages *hp);
+/* A device's unbind: every set's mappings for it go. */
+void uvm_host_pages_dma_unmap_device(struct uvm_device *udev);
 
 /**
  * struct uvm_dev_extent - a physically contiguous piece of an allocation.

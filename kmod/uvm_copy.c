@@ -215,7 +215,8 @@ static int uvm_side_bounce_in(struct uvm_copy_side *s, unsigned long va,
 			      u64 n)
 {
 	if (!s->bounce) {
-		s->bounce = kvmalloc(UVM_COPY_CHUNK + PAGE_SIZE, GFP_KERNEL);
+		s->bounce = kvmalloc(UVM_COPY_CHUNK + PAGE_SIZE,
+				     GFP_KERNEL | __GFP_NOWARN);
 		if (!s->bounce)
 			return -ENOMEM;
 	}
@@ -520,8 +521,9 @@ static int uvm_copy_rows(struct uvm_copy_ctx *c, const struct uvm_extent *de,
 
 static int uvm_copy_ctx_alloc(struct uvm_copy_ctx *c)
 {
-	c->segs = kvmalloc_array(UVM_COPY_SEGS, sizeof(*c->segs), GFP_KERNEL);
-	c->bounce = kvmalloc(UVM_COPY_BOUNCE, GFP_KERNEL);
+	c->segs = kvmalloc_array(UVM_COPY_SEGS, sizeof(*c->segs),
+				 GFP_KERNEL | __GFP_NOWARN);
+	c->bounce = kvmalloc(UVM_COPY_BOUNCE, GFP_KERNEL | __GFP_NOWARN);
 	c->pattern = (void *)__get_free_page(GFP_KERNEL);
 	return c->segs && c->bounce && c->pattern ? 0 : -ENOMEM;
 }

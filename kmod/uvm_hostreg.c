@@ -115,16 +115,20 @@ void uvm_host_pages_dma_unmap_device(struct uvm_device *udev)
 	mutex_unlock(&uvm_dma_sets_lock);
 }
 
-/* Map @hp for @udev, inside drm_dev_enter() so unplug waits for it. */
-static int uvm_dma_map_one(struct uvm_host_pages *hp, struct uvm_device *udev)
+/* Map @pages for @udev, inside drm_dev_enter() so unplug waits for it. */
+static int uvm_dma_map_one(struct uvm_host_pages *hp, struct page **pages,
+			   struct uvm_device *udev)
 {
 	struct uvm_dma_map *map = &hp->maps[hp->nr_maps];
 	int ret, idx;
 
 	if (!drm_dev_enter(&udev->drm, &idx))
 		return 0;		/* going away: nothing to map */
-	ret = sg_alloc_table_from_pages(&map->sgt, hp->pages, hp->npages, 0,
-					hp->npages << PAGE_SHIFT, GFP_KERNEL);
+	ret = sg_alloc_table_from_pages_segment(&map->sgt, pages,
+						hp->npages, 0,
+						hp->npages << PAGE_SHIFT,
+						dma_get_max_seg_size(udev->drm.dev),
+						GFP_KERNEL);
 	if (ret)
 		goto out_exit;
 	ret = dma_map_sgtable(udev->drm.dev, &map->sgt, hp->dir, 0);
@@ -140,11 +144,14 @@ out_exit:
 	return ret;
 }
 
-/*
- * List @hp, dropping the maps of devices unplugged meanwhile: their
- * unbind's sweep (after the unplug) may have run before @hp was listed.
+/**
+ * uvm_host_pages_list() - list a set mapped by uvm_host_pages_dma_map_unlisted()
+ * so a device's unbind finds it; drops the maps of devices unplugged
+ * meanwhile (their unbind's sweep, after the unplug, may have run before).
+ * @hp: the set. Takes the list's lock: allocates nothing, may be called
+ *	under a registration's lock.
  */
-static void uvm_host_pages_list(struct uvm_host_pages *hp)
+void uvm_host_pages_list(struct uvm_host_pages *hp)
 {
 	unsigned int i;
 
@@ -166,6 +173,29 @@ static void uvm_host_pages_list(struct uvm_host_pages *hp)
 int uvm_host_pages_dma_map(struct uvm_host_pages *hp,
 			   enum dma_data_direction dir)
 {
+	int ret = uvm_host_pages_dma_map_unlisted(hp, hp->pages, dir);
+
+	if (!ret)
+		uvm_host_pages_list(hp);
+	return ret;
+}
+
+/**
+ * uvm_host_pages_dma_map_unlisted() - uvm_host_pages_dma_map() without the
+ * listing: the caller lists the set (uvm_host_pages_list()) or unmaps it.
+ * @hp: the set; @hp->npages set.
+ * @pages: its pages (@hp->pages, or the array a registration is about to
+ *	   publish there).
+ * @dir: DMA direction.
+ *
+ * Allocates (GFP_KERNEL): no registration's lock may be held.
+ *
+ * Return: 0 or a negative errno (nothing mapped).
+ */
+int uvm_host_pages_dma_map_unlisted(struct uvm_host_pages *hp,
+				    struct page **pages,
+				    enum dma_data_direction dir)
+{
 	struct uvm_device *udev;
 	int ret = 0;
 	u32 id;
@@ -179,15 +209,12 @@ int uvm_host_pages_dma_map(struct uvm_host_pages *hp,
 		if (!udev)
 			continue;
 		if (udev->ops->backend == UVM_BACKEND_PCI_BAR)
-			ret = uvm_dma_map_one(hp, udev);
+			ret = uvm_dma_map_one(hp, pages, udev);
 		uvm_device_put(udev);
 	}
-	if (ret) {
+	if (ret)
 		uvm_host_pages_dma_unmap(hp);
-		return ret;
-	}
-	uvm_host_pages_list(hp);
-	return 0;
+	return ret;
 }
 
 /*
@@ -385,18 +412,24 @@ err_unpin:
 }
 
 /*
- * Pin the pages and publish them in reg->hp, unless an invalidation ran
- * meanwhile: then unpin and start over (an unmap: -EFAULT). The notifier
- * only ever unpins published pages, so it never frees an array this
- * function is still filling.
+ * Pin the pages and DMA-map them, then publish both in reg->hp, unless an
+ * invalidation ran meanwhile: then undo and start over (after an unmap:
+ * -EFAULT). Everything that allocates happens before the registration's
+ * lock is taken (the notifier takes it from reclaim); the notifier only
+ * ever unpins published pages (reg->hp.pages set), so it never frees what
+ * this is filling.
  */
 static int uvm_hostreg_pin(struct uvm_hostreg *reg)
 {
+	enum dma_data_direction dir = DMA_BIDIRECTIONAL;
+	struct uvm_host_pages *hp = &reg->hp;
 	struct page **pages;
 	unsigned long seq;
 	int ret;
 
-	pages = kvcalloc(reg->hp.npages, sizeof(*pages),
+	if (reg->obj.flags & UVM_HOST_REGISTER_READONLY)
+		dir = DMA_TO_DEVICE;
+	pages = kvcalloc(hp->npages, sizeof(*pages),
 			 GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
 	if (!pages)
 		return -ENOMEM;
@@ -405,37 +438,27 @@ static int uvm_hostreg_pin(struct uvm_hostreg *reg)
 		ret = uvm_hostreg_pin_pages(reg, pages);
 		if (ret)
 			break;
+		ret = uvm_host_pages_dma_map_unlisted(hp, pages, dir);
+		if (ret) {
+			unpin_user_pages(pages, hp->npages);
+			break;
+		}
 		down_write(&reg->lock);
 		if (!reg->dead && !mmu_interval_read_retry(&reg->notifier, seq)) {
-			reg->hp.pages = pages;
-			atomic_long_add(reg->hp.npages, &uvm_acct.pinned_pages);
+			hp->pages = pages;
+			uvm_host_pages_list(hp);
+			atomic_long_add(hp->npages, &uvm_acct.pinned_pages);
 			up_write(&reg->lock);
 			return 0;
 		}
 		ret = reg->dead ? -EFAULT : 0;
 		up_write(&reg->lock);
-		unpin_user_pages(pages, reg->hp.npages);
+		uvm_host_pages_dma_unmap(hp);
+		unpin_user_pages(pages, hp->npages);
 		if (ret)
 			break;
 	}
 	kvfree(pages);
-	return ret;
-}
-
-/* DMA-map the published pages for every PCI device. */
-static int uvm_hostreg_dma_map(struct uvm_hostreg *reg)
-{
-	enum dma_data_direction dir = DMA_BIDIRECTIONAL;
-	int ret = 0;
-
-	if (reg->obj.flags & UVM_HOST_REGISTER_READONLY)
-		dir = DMA_TO_DEVICE;
-	down_write(&reg->lock);
-	if (reg->dead)
-		ret = -EFAULT;
-	else
-		ret = uvm_host_pages_dma_map(&reg->hp, dir);
-	up_write(&reg->lock);
 	return ret;
 }
 
@@ -548,9 +571,6 @@ int uvm_host_register_ioctl(struct uvm_va_space *va_space, void *data)
 	if (ret)
 		goto err_uncharge;
 	ret = uvm_hostreg_pin(reg);
-	if (ret)
-		goto err_remove_notifier;
-	ret = uvm_hostreg_dma_map(reg);
 	if (ret)
 		goto err_remove_notifier;
 	ret = uvm_hostreg_link(&va_space->allocs, reg);
