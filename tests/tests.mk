@@ -77,5 +77,10 @@ test:
 test-suite:
 	@$(TOP)/tests/run-suite --kernels "$(KERNELS)"
 
+# The whole suite on the debug kernel alone (builds it on first use).
+.PHONY: test-debug
+test-debug:
+	@$(MAKE) --no-print-directory test KERNELS=debug
+
 # The fuzzer: build/tests/uvm_fuzz and `make fuzz` (tests/fuzz/fuzz.mk).
 include $(TOP)/tests/fuzz/fuzz.mk
