@@ -80,7 +80,7 @@ static struct uvm_access_scratch *scratch_get(struct uvm_managed *mgd)
 {
 	struct uvm_access_scratch *s = xchg(&mgd->access_scratch, NULL);
 
-	return s ?: kvmalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
+	return s ?: kvmalloc(sizeof(*s), GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
 }
 
 static void scratch_put(struct uvm_managed *mgd, struct uvm_access_scratch *s)
