@@ -78,10 +78,12 @@ struct uvm_obj {
  * struct uvm_dma_map - the DMA mapping of a host page set for one device.
  * @udev: the device (a reference held while mapped).
  * @sgt: the pages, DMA-mapped for @udev's bus device.
+ * @attrs: the DMA attributes it was mapped with (and is unmapped with).
  */
 struct uvm_dma_map {
 	struct uvm_device *udev;
 	struct sg_table sgt;
+	unsigned long attrs;
 };
 
 /**

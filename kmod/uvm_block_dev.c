@@ -1007,10 +1007,25 @@ static struct uvm_block_dev *block_dev_target(struct uvm_va_block *block,
 
 	*host = NULL;
 	if (t == UVM_MAP_HOST) {
-		*host = page_address(block->cpu_pages[i]);
+		if (block->cpu_pages[i])
+			*host = page_address(block->cpu_pages[i]);
 		return NULL;
 	}
 	return block->dev[t];
+}
+
+/*
+ * A mapping whose target holds no copy breaks the rule that every path
+ * dropping a copy unmaps it first. Seen once by the fuzzer on 6.1 (a
+ * remote mapping of a host copy that was gone; not found yet): fail the
+ * access, loudly, instead of reading through a NULL page.
+ */
+static int block_dev_target_gone(struct uvm_va_block *block, unsigned int d,
+				 unsigned int i)
+{
+	pr_err_ratelimited("uvm: device %u maps page %u of block %#lx to a copy that is gone\n",
+			   d, i, block->start);
+	return -EFAULT;
 }
 
 /**
@@ -1023,7 +1038,7 @@ static struct uvm_block_dev *block_dev_target(struct uvm_va_block *block,
  * @n: bytes (@off + @n <= PAGE_SIZE).
  * @write: @buf -> memory, else memory -> @buf.
  *
- * Return: 0 or -ENODEV.
+ * Return: 0, -ENODEV, or -EFAULT if the mapping's target is gone.
  */
 int uvm_block_dev_rw_locked(struct uvm_va_block *block, unsigned int d,
 			    unsigned int i, unsigned int off, void *buf,
@@ -1042,6 +1057,8 @@ int uvm_block_dev_rw_locked(struct uvm_va_block *block, unsigned int d,
 			memcpy(buf, host + off, n);
 		return 0;
 	}
+	if (!bd || !bd->chunk)
+		return block_dev_target_gone(block, d, i);
 	seg.dev_offset = chunk_offset(bd, i) + off;
 	return uvm_dev_copy(bd->udev, &seg, 1, write);
 }

@@ -69,7 +69,7 @@ static DEFINE_MUTEX(uvm_dma_sets_lock);	/* Protects uvm_dma_sets, listed maps */
 static void uvm_dma_map_release(struct uvm_dma_map *map,
 				enum dma_data_direction dir)
 {
-	dma_unmap_sgtable(map->udev->drm.dev, &map->sgt, dir, 0);
+	dma_unmap_sgtable(map->udev->drm.dev, &map->sgt, dir, map->attrs);
 	sg_free_table(&map->sgt);
 	uvm_device_put(map->udev);
 }
@@ -131,7 +131,13 @@ static int uvm_dma_map_one(struct uvm_host_pages *hp, struct page **pages,
 						GFP_KERNEL);
 	if (ret)
 		goto out_exit;
-	ret = dma_map_sgtable(udev->drm.dev, &map->sgt, hp->dir, 0);
+	/*
+	 * A set mapped for several devices: the CPU caches are synced for
+	 * the first mapping only (the DMA API's debug checks reject
+	 * overlapping mappings that each sync; x86 DMA is coherent anyway).
+	 */
+	map->attrs = hp->nr_maps ? DMA_ATTR_SKIP_CPU_SYNC : 0;
+	ret = dma_map_sgtable(udev->drm.dev, &map->sgt, hp->dir, map->attrs);
 	if (ret) {
 		sg_free_table(&map->sgt);
 		goto out_exit;

@@ -6,7 +6,9 @@
 #ifndef ALLOC_UTIL_H
 #define ALLOC_UTIL_H
 
+#include <stdio.h>
 #include <sys/wait.h>
+#include <time.h>
 
 #include "uvm_test_util.h"
 
@@ -212,6 +214,60 @@ static inline int child_signal(void (*fn)(void *), void *arg)
 	}
 	waitpid(pid, &status, 0);
 	return WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+}
+
+/*
+ * Run @fn(@arg) in a child and wait for it at most @secs seconds; then
+ * print its kernel stack, SIGKILL it and give it 10 s more to go.
+ * Return: the child's exit status (0..255), 128 + signal, -1 if it had to
+ * be killed, -2 if even SIGKILL did not end it, -3 if fork failed.
+ */
+static inline int run_bounded(int (*fn)(void *), void *arg, int secs)
+{
+	struct timespec t0, now;
+	int status, i;
+	pid_t pid;
+
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0)
+		return -3;
+	if (!pid) {
+		int r = fn(arg);
+
+		fflush(stdout);
+		_exit(r);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		if (waitpid(pid, &status, WNOHANG) == pid)
+			return WIFEXITED(status) ? WEXITSTATUS(status) :
+						   128 + WTERMSIG(status);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec - t0.tv_sec >= secs)
+			break;
+		usleep(10000);
+	}
+	printf("# child %d ran past %d s: stack:\n", pid, secs);
+	{
+		char path[64], line[256];
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/proc/%d/stack", pid);
+		f = fopen(path, "r");
+		while (f && fgets(line, sizeof(line), f))
+			printf("#   %s", line);
+		if (f)
+			fclose(f);
+	}
+	kill(pid, SIGKILL);
+	for (i = 0; i < 1000; i++) {
+		if (waitpid(pid, &status, WNOHANG) == pid)
+			return -1;
+		usleep(10000);
+	}
+	return -2;
 }
 
 #endif /* ALLOC_UTIL_H */

@@ -57,56 +57,6 @@
 #define FS	"/sys/kernel/debug/failslab/"
 #define FP	"/sys/kernel/debug/fail_page_alloc/"
 
-/* --- bounded children (as in hostile_test) ------------------------------ */
-
-static int run_bounded(int (*fn)(void *), void *arg, int secs)
-{
-	struct timespec t0, now;
-	int status, i;
-	pid_t pid;
-
-	fflush(stdout);
-	fflush(stderr);
-	pid = fork();
-	if (pid < 0)
-		return -3;
-	if (!pid) {
-		int r = fn(arg);
-
-		fflush(stdout);
-		_exit(r);
-	}
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (;;) {
-		if (waitpid(pid, &status, WNOHANG) == pid)
-			return WIFEXITED(status) ? WEXITSTATUS(status) :
-						   128 + WTERMSIG(status);
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		if (now.tv_sec - t0.tv_sec >= secs)
-			break;
-		usleep(10000);
-	}
-	printf("# child %d ran past %d s: stack:\n", pid, secs);
-	{
-		char path[64], line[256];
-		FILE *f;
-
-		snprintf(path, sizeof(path), "/proc/%d/stack", pid);
-		f = fopen(path, "r");
-		while (f && fgets(line, sizeof(line), f))
-			printf("#   %s", line);
-		if (f)
-			fclose(f);
-	}
-	kill(pid, SIGKILL);
-	for (i = 0; i < 1000; i++) {
-		if (waitpid(pid, &status, WNOHANG) == pid)
-			return -1;
-		usleep(10000);
-	}
-	return -2;
-}
-
 /* --- environment --------------------------------------------------------- */
 
 static long env_long(const char *name, long def)

@@ -19,41 +19,6 @@
 
 #define LEN	(4 * MIB)
 
-/*
- * Run @fn(@arg) in a child and wait for it at most @secs seconds; then
- * SIGKILL it and give it 10 s more to go.
- * Return: the child's exit status (0..255), 128 + signal, -1 if it had to
- * be killed, -2 if even SIGKILL did not end it.
- */
-static int run_bounded(int (*fn)(void *), void *arg, int secs)
-{
-	struct timespec t0, now;
-	int status, i;
-	pid_t pid = fork();
-
-	if (pid < 0)
-		return -3;
-	if (!pid)
-		_exit(fn(arg));
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (;;) {
-		if (waitpid(pid, &status, WNOHANG) == pid)
-			return WIFEXITED(status) ? WEXITSTATUS(status) :
-						   128 + WTERMSIG(status);
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		if (now.tv_sec - t0.tv_sec >= secs)
-			break;
-		usleep(10000);
-	}
-	kill(pid, SIGKILL);
-	for (i = 0; i < 1000; i++) {
-		if (waitpid(pid, &status, WNOHANG) == pid)
-			return -1;
-		usleep(10000);
-	}
-	return -2;
-}
-
 FIXTURE(hostile)
 {
 	int fd;
