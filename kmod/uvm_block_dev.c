@@ -1023,8 +1023,12 @@ static struct uvm_block_dev *block_dev_target(struct uvm_va_block *block,
 static int block_dev_target_gone(struct uvm_va_block *block, unsigned int d,
 				 unsigned int i)
 {
-	pr_err_ratelimited("uvm: device %u maps page %u of block %#lx to a copy that is gone\n",
-			   d, i, block->start);
+	u8 t = block->dev[d]->map_target[i];
+
+	pr_err_ratelimited("uvm: device %u maps page %u of block %#lx to a copy that is gone (target %u, host %d, on_device %d, mapped_write %d)\n",
+			   d, i, block->start, t, !!block->cpu_pages[i],
+			   test_bit(i, block->on_device),
+			   test_bit(i, block->dev[d]->mapped_write));
 	return -EFAULT;
 }
 
