@@ -338,13 +338,24 @@ static bool uvm_hostreg_invalidate(struct mmu_interval_notifier *mni,
 					       notifier);
 	bool queue = false;
 
-	if (mmu_notifier_range_blockable(range))
-		down_write(&reg->lock);
-	else if (range->event == MMU_NOTIFY_UNMAP ||
-		 !down_write_trylock(&reg->lock))
+	/*
+	 * Only an unmap takes the registration's lock: a migration calls us
+	 * with its page locked, and an unpin (under the lock) may wait for
+	 * that page's lock.
+	 */
+	if (range->event != MMU_NOTIFY_UNMAP) {
+		spin_lock(&reg->seq_lock);
+		mmu_interval_set_seq(mni, cur_seq);
+		spin_unlock(&reg->seq_lock);
+		return true;
+	}
+	if (!mmu_notifier_range_blockable(range))
 		return false;
+	down_write(&reg->lock);
+	spin_lock(&reg->seq_lock);
 	mmu_interval_set_seq(mni, cur_seq);
-	if (range->event == MMU_NOTIFY_UNMAP && !reg->dead) {
+	spin_unlock(&reg->seq_lock);
+	if (!reg->dead) {
 		reg->dead = true;
 		uvm_hostreg_unpin(reg);
 		queue = reg->published;
@@ -431,6 +442,7 @@ static int uvm_hostreg_pin(struct uvm_hostreg *reg)
 	struct uvm_host_pages *hp = &reg->hp;
 	struct page **pages;
 	unsigned long seq;
+	bool retry;
 	int ret;
 
 	if (reg->obj.flags & UVM_HOST_REGISTER_READONLY)
@@ -450,7 +462,10 @@ static int uvm_hostreg_pin(struct uvm_hostreg *reg)
 			break;
 		}
 		down_write(&reg->lock);
-		if (!reg->dead && !mmu_interval_read_retry(&reg->notifier, seq)) {
+		spin_lock(&reg->seq_lock);
+		retry = mmu_interval_read_retry(&reg->notifier, seq);
+		spin_unlock(&reg->seq_lock);
+		if (!reg->dead && !retry) {
 			hp->pages = pages;
 			uvm_host_pages_list(hp);
 			atomic_long_add(hp->npages, &uvm_acct.pinned_pages);
@@ -543,6 +558,7 @@ static struct uvm_hostreg *uvm_hostreg_new(struct uvm_va_space *va_space,
 		return NULL;
 	kref_init(&reg->obj.ref);
 	init_rwsem(&reg->lock);
+	spin_lock_init(&reg->seq_lock);
 	reg->obj.kind = UVM_OBJ_HOSTREG;
 	reg->obj.flags = args->flags;
 	reg->obj.start = args->addr;

@@ -8,6 +8,7 @@
 
 #include <linux/mmu_notifier.h>
 #include <linux/rwsem.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
 
 #include "uvm_alloc.h"
@@ -19,8 +20,10 @@ struct uvm_host_unregister;
 /**
  * struct uvm_hostreg - one registered range (cudaHostRegister).
  * @obj: address-table entry (kind UVM_OBJ_HOSTREG).
- * @lock: protects @dead, @published, @charged, the notifier's sequence
- *	and the validity of @hp.pages: readers (copies) hold it for read
+ * @seq_lock: protects the notifier's sequence (every invalidation bumps
+ *	it; the pinning checks it before publishing).
+ * @lock: protects @dead, @published, @charged and the validity of
+ *	@hp.pages: readers (copies) hold it for read
  *	while they use the pages, the notifier takes it for write to unpin.
  *	Never held across an allocation or while taking mmap_lock (the
  *	notifier takes it under mmap_lock, and from reclaim).
@@ -37,6 +40,7 @@ struct uvm_host_unregister;
 struct uvm_hostreg {
 	struct uvm_obj obj;
 	struct rw_semaphore lock;	/* Protects dead, published, charged, hp.pages */
+	spinlock_t seq_lock;	/* Protects the notifier's sequence */
 	bool dead;
 	bool published;
 	bool charged;
