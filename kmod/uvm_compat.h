@@ -2,18 +2,19 @@
 /*
  * uvm_compat.h - every difference between the kernels uvm builds on.
  *
- * Supported: Debian's 6.1 and 6.12 kernels. Only feature tests, no version
- * numbers: Debian backports move APIs between point releases (6.12.117+deb12
- * carries the gpu_buddy allocator that upstream only gained later). The
- * UVM_HAVE_* macros come from header probes in kmod/Kbuild; the rest test
- * macros the headers define.
+ * Supported: Debian's kernels from bookworm's 6.1 to sid's and
+ * experimental's (the range is UVM_KERNEL_OLDEST..NEWEST in kmod/Kbuild).
+ * Only feature tests, no version numbers: Debian backports move APIs between
+ * point releases (6.12.117+deb12 carries the gpu_buddy allocator that
+ * upstream only gained later). The UVM_HAVE_* macros come from header probes
+ * in kmod/Kbuild; the rest test macros the headers define. The versions
+ * named below say where an API changed upstream, for the reader only.
  */
 #ifndef __UVM_COMPAT_H__
 #define __UVM_COMPAT_H__
 
 #include <linux/fs.h>
 #include <linux/mm.h>
-#include <linux/pfn_t.h>
 #include <linux/pci.h>
 #include <linux/sched/mm.h>
 #include <linux/shrinker.h>
@@ -199,14 +200,27 @@ static inline int uvm_pcim_request_region(struct pci_dev *pdev, int bar,
 
 /*
  * A special PTE (no struct page reference, refused by GUP) for a RAM pfn
- * in a VM_MIXEDMAP VMA, with the VMA's protection.
+ * in a VM_MIXEDMAP VMA, with the VMA's protection. pfn_t is gone in 6.17:
+ * vmf_insert_mixed() takes a plain pfn, and with pte_special (x86) a mixed
+ * map's pfn becomes a special PTE without the PFN_DEV flag.
  */
+#ifdef UVM_HAVE_PFN_T /* kmod/Kbuild probes for linux/pfn_t.h */
+#include <linux/pfn_t.h>
+
 static inline vm_fault_t uvm_vmf_insert_mixed(struct vm_area_struct *vma,
 					      unsigned long addr,
 					      unsigned long pfn)
 {
 	return vmf_insert_mixed(vma, addr, __pfn_to_pfn_t(pfn, PFN_DEV));
 }
+#else
+static inline vm_fault_t uvm_vmf_insert_mixed(struct vm_area_struct *vma,
+					      unsigned long addr,
+					      unsigned long pfn)
+{
+	return vmf_insert_mixed(vma, addr, pfn);
+}
+#endif
 
 /*
  * vm_flags became read-only behind vm_flags_set() (6.3).
@@ -222,7 +236,8 @@ static inline void uvm_vm_flags_set(struct vm_area_struct *vma,
 }
 
 /*
- * The mm's get_unmapped_area hook became mm_get_unmapped_area() (6.10).
+ * The mm's get_unmapped_area hook became mm_get_unmapped_area(mm, ...)
+ * (6.10), which lost its mm argument (always current->mm) in 6.18.
  */
 static inline unsigned long uvm_mm_get_unmapped_area(struct file *filp,
 						     unsigned long addr,
@@ -230,7 +245,9 @@ static inline unsigned long uvm_mm_get_unmapped_area(struct file *filp,
 						     unsigned long pgoff,
 						     unsigned long flags)
 {
-#ifdef UVM_HAVE_MM_GET_UNMAPPED_AREA
+#if defined(UVM_HAVE_MM_GET_UNMAPPED_AREA_CURRENT)
+	return mm_get_unmapped_area(filp, addr, len, pgoff, flags);
+#elif defined(UVM_HAVE_MM_GET_UNMAPPED_AREA)
 	return mm_get_unmapped_area(current->mm, filp, addr, len, pgoff,
 				    flags);
 #else
@@ -248,6 +265,39 @@ static inline pte_t uvm_pte_mkwrite(pte_t pte)
 	return pte_mkwrite_novma(pte);
 #else
 	return pte_mkwrite(pte);
+#endif
+}
+
+/*
+ * Run @fn on the PTEs of [@addr, @addr + @size) that exist.
+ * apply_to_existing_page_range() is no longer exported in 7.x (kmod/Kbuild
+ * looks for it in the kernel's Module.symvers); apply_to_page_range() is,
+ * everywhere. It would allocate missing page tables and call @fn on empty
+ * PTEs too, so use it only on a range just mapped, with an @fn that skips
+ * PTEs that are not present.
+ */
+static inline int uvm_apply_to_existing_page_range(struct mm_struct *mm,
+						   unsigned long addr,
+						   unsigned long size,
+						   pte_fn_t fn, void *data)
+{
+#ifdef UVM_HAVE_APPLY_TO_EXISTING_PAGE_RANGE
+	return apply_to_existing_page_range(mm, addr, size, fn, data);
+#else
+	return apply_to_page_range(mm, addr, size, fn, data);
+#endif
+}
+
+/*
+ * page_mapped() is gone in 7.x; it was folio_mapped() of the page's folio
+ * since 6.3 (and that exists on 6.1 too).
+ */
+static inline bool uvm_page_mapped(struct page *page)
+{
+#ifdef UVM_HAVE_PAGE_MAPPED
+	return page_mapped(page);
+#else
+	return folio_mapped(page_folio(page));
 #endif
 }
 

@@ -10,6 +10,7 @@
 
 #include <drm/drm_file.h>
 #include <drm/drm_managed.h>
+#include <drm/drm_print.h>
 #include <uapi/uvm.h>
 
 #include "uvm_alloc.h"

@@ -138,8 +138,9 @@ static void fault_insert_run(struct uvm_va_block *block,
 		return;
 	bitmap_set(block->cpu_mapped, idx, done);
 	if (writable &&
-	    !apply_to_existing_page_range(vma->vm_mm, addr, done << PAGE_SHIFT,
-					  pte_make_writable, vma->vm_mm))
+	    !uvm_apply_to_existing_page_range(vma->vm_mm, addr,
+					      done << PAGE_SHIFT,
+					      pte_make_writable, vma->vm_mm))
 		bitmap_set(block->cpu_writable, idx, done);
 }
 

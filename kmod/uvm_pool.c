@@ -183,7 +183,7 @@ unsigned int uvm_pool_take(struct uvm_page_pool *pool, int nid,
 /* Only a page nothing but the module references may be reused. */
 static bool page_poolable(struct page *page)
 {
-	return page_count(page) == 1 && !page_mapped(page) &&
+	return page_count(page) == 1 && !uvm_page_mapped(page) &&
 	       !PageLocked(page);
 }
 
