@@ -30,9 +30,12 @@ all: module lib tools
 
 # --- the module --------------------------------------------------------------
 # Built in place (kmod/) against KDIR. scripts/build-kmod builds a copy per
-# kernel under build/<kver>/ so 6.1 and 6.12 objects never mix.
+# kernel under build/<kver>/ so objects of different kernels never mix.
+# scripts/kdir-check first: missing headers, a missing compiler (the one the
+# kernel was built with, e.g. gcc-14 for trixie's) or a kernel outside
+# UVM_KERNEL_OLDEST..NEWEST (kmod/Kbuild) get a sentence naming the fix.
 module:
-	@test -n "$(KDIR)" || { echo "no kernel headers found: run 'make deps' or pass KDIR=" >&2; exit 1; }
+	@$(TOP)/scripts/kdir-check "$(KDIR)"
 	$(MAKE) -C $(KDIR) M=$(TOP) UVM_ROOT=$(TOP) modules
 
 module-clean:

@@ -6,6 +6,7 @@
 #   make kmods    build the module for every kernel in KERNELS (build/<kver>/;
 #                 the debug kernel itself on first use)
 #   make check    scripts/check: checkpatch --strict, sparse and W=1, Debian kernels
+#   make check-next  W=1 + sparse build against experimental's kernel (not in make test)
 #   make test     deps + kmods + lib + tools + tests + check + the VM suite
 #
 # A test source declares what it links in one comment line, e.g.
@@ -56,6 +57,13 @@ kmods:
 # in make kmods anyway).
 check:
 	@$(TOP)/scripts/check $(filter-out debug,$(KERNELS))
+
+# Build-only: W=1 + sparse against experimental's kernel (the flavour next,
+# in its chroot, updated to experimental's newest headers first). Not part
+# of make test: it says whether the next kernel still builds.
+.PHONY: check-next
+check-next:
+	@$(TOP)/scripts/check --no-checkpatch --update next
 
 # The whole thing, in order (sub-makes so that every step sees what the
 # previous one installed or built). A failing `make check` does not stop the
