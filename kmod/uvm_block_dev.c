@@ -909,6 +909,29 @@ void uvm_block_release_devs_locked(struct uvm_va_block *block,
 	block_drop_devs_except(block, UVM_MAX_DEVICES, mask);
 }
 
+/*
+ * Does every page of @mask have a copy at @target? A mapping without one
+ * would read through a NULL page (fuzzer finding FZ7): refuse it, loudly.
+ */
+static bool block_map_has_copies(struct uvm_va_block *block,
+				 const unsigned long *mask, u8 target)
+{
+	struct uvm_block_dev *t = NULL;
+	unsigned int i;
+
+	if (target != UVM_MAP_HOST)
+		t = target < UVM_MAX_DEVICES ? block->dev[target] : NULL;
+	for_each_set_bit(i, mask, UVM_BLOCK_PAGES) {
+		if (t ? t->chunk && test_bit(i, t->resident) :
+			target == UVM_MAP_HOST && block->cpu_pages[i])
+			continue;
+		pr_err_ratelimited("uvm: refusing to map page %u of block %#lx to target %u, which holds no copy\n",
+				   i, block->start, target);
+		return false;
+	}
+	return true;
+}
+
 /**
  * uvm_block_map_dev_locked() - map the pages of @mask in @udev's page table.
  * @block: the block; caller holds @block->lock.
@@ -917,7 +940,8 @@ void uvm_block_release_devs_locked(struct uvm_va_block *block,
  * @target: device id of the copy mapped, or UVM_MAP_HOST.
  * @write: map writable (the caller made the target the only copy).
  *
- * Return: 0 or -ENOMEM.
+ * Return: 0, -ENOMEM, or -EFAULT (a page of @mask has no copy at @target:
+ * a bug, logged).
  */
 int uvm_block_map_dev_locked(struct uvm_va_block *block,
 			     struct uvm_device *udev, const unsigned long *mask,
@@ -929,6 +953,8 @@ int uvm_block_map_dev_locked(struct uvm_va_block *block,
 	int ret;
 
 	lockdep_assert_held(&block->lock);
+	if (!block_map_has_copies(block, mask, target))
+		return -EFAULT;
 	bd = uvm_block_dev_get_locked(block, udev, false);
 	if (IS_ERR(bd))
 		return PTR_ERR(bd);
@@ -1016,9 +1042,10 @@ static struct uvm_block_dev *block_dev_target(struct uvm_va_block *block,
 
 /*
  * A mapping whose target holds no copy breaks the rule that every path
- * dropping a copy unmaps it first. Seen once by the fuzzer on 6.1 (a
- * remote mapping of a host copy that was gone; not found yet): fail the
- * access, loudly, instead of reading through a NULL page.
+ * dropping a copy unmaps it first, and uvm_block_map_dev_locked() refuses
+ * to make one (fuzzer finding FZ7 was a read duplicate that found the
+ * device full and mapped a host copy that did not exist). Should one ever
+ * appear, fail the access, loudly, instead of reading through a NULL page.
  */
 static int block_dev_target_gone(struct uvm_va_block *block, unsigned int d,
 				 unsigned int i)

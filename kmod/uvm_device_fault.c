@@ -107,7 +107,11 @@ static int fault_populate_preferred(struct uvm_va_block *block,
 	return uvm_block_populate_mask_locked(block, mask, nid);
 }
 
-/* Map each page of @mask remotely where its data is. */
+/*
+ * Map each page of @mask remotely where its data is. A page with no copy
+ * anywhere (a read duplicate that found the device full, say) is first
+ * populated on the host: a mapping always points at a copy.
+ */
 static int fault_map_remote(struct uvm_va_block *block, struct uvm_device *udev,
 			    const unsigned long *mask,
 			    const unsigned long *write)
@@ -116,6 +120,9 @@ static int fault_map_remote(struct uvm_va_block *block, struct uvm_device *udev,
 	unsigned int i;
 	int ret;
 
+	ret = uvm_block_populate_mask_locked(block, mask, numa_node_id());
+	if (ret)
+		return ret;
 	for_each_set_bit(i, mask, UVM_BLOCK_PAGES) {
 		bool w = test_bit(i, write) && page_copies(block, i) == 1;
 

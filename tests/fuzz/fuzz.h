@@ -183,6 +183,7 @@ void fz_guard_install(void);
 extern const struct fz_op fz_access_ops[];
 extern const unsigned int fz_access_nops;
 void fz_cpu_touch(struct fz_thread *t, uintptr_t a, size_t len, int write);
+int fz_memset(struct fz_thread *t, void *p, int c, size_t n);
 
 /* fuzz_owner.c */
 extern const struct fz_op fz_owner_ops[];

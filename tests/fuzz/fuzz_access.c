@@ -76,6 +76,27 @@ void fz_cpu_touch(struct fz_thread *t, uintptr_t a, size_t len, int write)
 	t->guarded = 0;
 }
 
+/*
+ * Guarded memset: another thread may unmap or mprotect the range at any
+ * moment (wild munmap, mremap onto it), which is a legal outcome.
+ * Returns 0, or the signal that stopped it.
+ */
+int fz_memset(struct fz_thread *t, void *p, int c, size_t n)
+{
+	volatile char *d = p;
+	volatile size_t i = 0;
+	int sig;
+
+	sig = sigsetjmp(t->env, 1);
+	if (sig)
+		return sig;
+	t->guarded = 1;
+	for (; i < n; i++)
+		d[i] = (char)c;
+	t->guarded = 0;
+	return 0;
+}
+
 /* A target for an access: a piece of a region (managed mostly). */
 static int fz_target(struct fz_thread *t, uintptr_t *a, size_t *len)
 {

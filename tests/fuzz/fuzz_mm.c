@@ -373,7 +373,7 @@ static int fz_map_plain(struct fz_thread *t, int kind)
 		};
 
 		if (fz_chance(t, 60))
-			memset(p, 0x5a, len);
+			fz_memset(t, p, 0x5a, len);
 		t->w->slots[i].fd = fz_uvm_fd(t);
 		ret = ioctl(t->w->slots[i].fd, UVM_IOCTL_HOST_REGISTER, &hr);
 		if (ret)

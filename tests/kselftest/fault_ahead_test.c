@@ -73,9 +73,20 @@ TEST_F(ahead, sweep_brings_blocks_home_ahead)
 	uint64_t a0 = st(self->fd, UVM_STAT_FAULT_AHEAD_PAGES);
 	uint64_t d0 = st(self->fd, UVM_STAT_MIGRATE_D2H_PAGES);
 	struct uvm_page_residency r;
+	int ms;
 
+	/*
+	 * The first fault starts the worker; wait for it (bounded) before the
+	 * sweep, which would otherwise race it for the same blocks (on a
+	 * loaded machine the sweep can win every one).
+	 */
+	uvm_sweep_read(self->p, PAGE);
+	for (ms = 0; ms < 20000; ms++) {
+		if (st(self->fd, UVM_STAT_FAULT_AHEAD_PAGES) > a0)
+			break;
+		usleep(1000);
+	}
 	uvm_sweep_read(self->p, LEN);
-	/* The worker brought blocks home (how many: a race with the sweep). */
 	EXPECT_LT(a0, st(self->fd, UVM_STAT_FAULT_AHEAD_PAGES));
 	EXPECT_EQ(LEN / PAGE, st(self->fd, UVM_STAT_MIGRATE_D2H_PAGES) - d0);
 	r = uvm_res1(self->fd, self->p + LEN - PAGE);

@@ -544,4 +544,70 @@ TEST_F_TIMEOUT(hostile, registration_counts_against_memlock, 300)
 	EXPECT_EQ(0, run_bounded(huge_unlimited, NULL, 60));
 }
 
+/*
+ * Fill device @dev with device allocations (never evicted); they go into
+ * @d[] with their sizes in @sz[]. Returns how many.
+ */
+static int fill_device(int fd, int dev, void **d, size_t *sz, int max)
+{
+	size_t size = 64 * MIB;
+	int n = 0;
+
+	while (n < max && size >= 2 * MIB) {
+		d[n] = dalloc(fd, dev, size);
+		if (d[n])
+			sz[n++] = size;
+		else
+			size /= 2;
+	}
+	return n;
+}
+
+/*
+ * A device read of an unpopulated read-mostly page on a device full of
+ * device allocations: the read duplicate found no room and fell back to a
+ * remote mapping of a host copy that did not exist (fuzzer finding FZ7: a
+ * GPF in memcpy from a NULL page on the emulated backend). Now the page is
+ * populated on the host first and the device reads zeros.
+ */
+TEST_F_TIMEOUT(hostile, read_duplicate_on_a_full_device_reads_zeros, 300)
+{
+	static const unsigned int backends[] = {
+		UVM_BACKEND_EMULATED, UVM_BACKEND_PCI_BAR,
+	};
+	unsigned char *buf = malloc(PAGE), *zero = calloc(1, PAGE), *q;
+	unsigned int b, tried = 0;
+	void *d[256];
+	size_t sz[256];
+	int dev, n, i;
+
+	ASSERT_NE(NULL, buf);
+	ASSERT_NE(NULL, zero);
+	for (b = 0; b < 2; b++) {
+		dev = uvm_find_device(self->fd, backends[b], 0);
+		if (dev < 0)
+			continue;
+		tried++;
+		q = uvm_map(self->fd, 2 * MIB);
+		ASSERT_NE(NULL, q);
+		ASSERT_EQ(0, uvm_advise(self->fd, q, 2 * MIB,
+					UVM_ADVISE_SET_READ_MOSTLY, 0, 0));
+		n = fill_device(self->fd, dev, d, sz, 256);
+		ASSERT_LT(0, n);
+		memset(buf, 0x5a, PAGE);
+		EXPECT_EQ(0, uvm_dev_read(self->fd, dev, q + 3 * PAGE, PAGE,
+					  buf));
+		EXPECT_EQ(0, memcmp(buf, zero, PAGE));
+		EXPECT_EQ(0, q[3 * PAGE]);
+		for (i = 0; i < n; i++)
+			EXPECT_EQ(0, ufree_unmap(self->fd, d[i], sz[i]));
+		munmap(q, 2 * MIB);
+	}
+	free(buf);
+	free(zero);
+	if (!tried)
+		SKIP(return, "no device");
+	EXPECT_EQ(0, uvm_check(self->p, LEN, 42));
+}
+
 TEST_HARNESS_MAIN
