@@ -53,6 +53,7 @@
 #include <linux/workqueue.h>
 
 #include "uvm_ce.h"
+#include "uvm_compat.h"
 #include "uvm_drv.h"
 
 static unsigned int uvm_copy_helpers = 3;
@@ -265,7 +266,7 @@ int uvm_ce_init(void)
 {
 	int cpu;
 
-	uvm_ce_wq = alloc_workqueue("uvm_ce", WQ_CPU_INTENSIVE, 0);
+	uvm_ce_wq = alloc_workqueue("uvm_ce", WQ_CPU_INTENSIVE | UVM_WQ_PERCPU, 0);
 	if (!uvm_ce_wq)
 		return -ENOMEM;
 	for_each_possible_cpu(cpu) {

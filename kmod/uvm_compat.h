@@ -19,6 +19,7 @@
 #include <linux/sched/mm.h>
 #include <linux/shrinker.h>
 #include <linux/slab.h>
+#include <linux/workqueue.h>
 
 /*
  * Buddy allocator: drm_buddy (a module, drm_buddy.ko) on 6.1; moved into the
@@ -300,6 +301,17 @@ static inline bool uvm_page_mapped(struct page *page)
 	return folio_mapped(page_folio(page));
 #endif
 }
+
+/*
+ * A workqueue says whether its workers are bound to one CPU: WQ_PERCPU
+ * (6.17) or WQ_UNBOUND; 7.x warns at alloc_workqueue() when it says neither.
+ * Before WQ_PERCPU, bound was what no flag meant.
+ */
+#ifdef UVM_HAVE_WQ_PERCPU /* an enum: kmod/Kbuild probes linux/workqueue.h */
+#define UVM_WQ_PERCPU	WQ_PERCPU
+#else
+#define UVM_WQ_PERCPU	0
+#endif
 
 /*
  * Shrinkers are allocated by the core since 6.7 (shrinker_alloc(),
