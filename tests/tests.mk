@@ -78,17 +78,18 @@ test:
 	@$(MAKE) --no-print-directory -s abi-test >$(BUILD)/test-results/host/abi.tap 2>&1; \
 	  echo $$? >$(BUILD)/test-results/host/abi.status
 	@if $(MAKE) --no-print-directory check; then extra=; else extra=make-check; fi; \
-	  $(TOP)/tests/run-suite --kernels "$(KERNELS)" --host-tap $(BUILD)/test-results/host/abi.tap \
+	  $(TOP)/tests/run-suite --kernels "$(KERNELS)" --debug-groups "$(DEBUG_GROUPS)" \
+	    --host-tap $(BUILD)/test-results/host/abi.tap \
 	    $${extra:+--also-failed $$extra}
 
 # The VM suite alone (everything built already).
 test-suite:
-	@$(TOP)/tests/run-suite --kernels "$(KERNELS)"
+	@$(TOP)/tests/run-suite --kernels "$(KERNELS)" --debug-groups "$(DEBUG_GROUPS)"
 
 # The whole suite on the debug kernel alone (builds it on first use).
 .PHONY: test-debug
 test-debug:
-	@$(MAKE) --no-print-directory test KERNELS=debug
+	@$(MAKE) --no-print-directory test KERNELS=debug DEBUG_GROUPS=
 
 # The fuzzer: build/tests/uvm_fuzz and `make fuzz` (tests/fuzz/fuzz.mk).
 include $(TOP)/tests/fuzz/fuzz.mk

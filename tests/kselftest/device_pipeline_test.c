@@ -771,12 +771,6 @@ static void *mover_run(void *arg)
 	return NULL;
 }
 
-/*
- * Device a, device b and the CPU work on the same pages at once, each on
- * its own bytes, checking each read against its own model, while another
- * thread prefetches pieces of the range to the host nodes and the devices
- * and changes the policies. Then the whole range is checked.
- */
 /* Run the owners and the mover over a new range of @len bytes; 0: all good. */
 static int run_owners(struct __test_metadata *_metadata, int fd, int a, int b,
 		      size_t len, uint64_t seed)
@@ -841,7 +835,7 @@ static int run_owners(struct __test_metadata *_metadata, int fd, int a, int b,
  * thread prefetches pieces of the range to the host nodes and the devices
  * and changes the policies. Then the whole range is checked.
  */
-TEST_F(pipe, concurrent_owners_of_interleaved_bytes)
+TEST_F_TIMEOUT(pipe, concurrent_owners_of_interleaved_bytes, 300)
 {
 	ASSERT_EQ(0, run_owners(_metadata, self->fd, self->a, self->b,
 				3 * BLOCK, 0x5eed0006 + variant->batch));
@@ -850,8 +844,9 @@ TEST_F(pipe, concurrent_owners_of_interleaved_bytes)
 /*
  * The same over a range a quarter larger than the smaller device: the
  * owners' faults and the prefetches evict each other's blocks all along.
+ * (Both take minutes on the debug kernel under TCG: hence the timeouts.)
  */
-TEST_F(pipe, concurrent_owners_oversubscribed)
+TEST_F_TIMEOUT(pipe, concurrent_owners_oversubscribed, 300)
 {
 	int small, other;
 	uint64_t ev;
