@@ -55,6 +55,25 @@ void uvm_bd_dma_unmap(struct uvm_block_dev *bd, const unsigned long *mask)
 	atomic_long_sub(n, &uvm_acct.dma_pages);
 }
 
+/*
+ * Is page @i's host copy DMA-mapped for another device than @bd's? Then a
+ * new mapping skips the CPU cache sync: the first mapping did it (and x86
+ * DMA is cache-coherent anyway), and the DMA API's debug checks reject
+ * overlapping mappings that each sync.
+ */
+static bool uvm_dma_mapped_elsewhere(const struct uvm_block_dev *bd,
+				     unsigned int i)
+{
+	const struct uvm_va_block *block = bd->block;
+	unsigned int d;
+
+	for (d = 0; d < UVM_MAX_DEVICES; d++)
+		if (block->dev[d] && block->dev[d] != bd &&
+		    test_bit(i, block->dev[d]->dma_mapped))
+			return true;
+	return false;
+}
+
 /**
  * uvm_bd_dma_map() - DMA-map the host copies of the pages of @mask for
  * @bd's device (nothing for a device that does no DMA).
@@ -80,8 +99,10 @@ int uvm_bd_dma_map(struct uvm_block_dev *bd, const unsigned long *mask)
 			return -ENOMEM;
 	}
 	for_each_set_bit(i, mask, UVM_BLOCK_PAGES) {
-		a = dma_map_page(dev, block->cpu_pages[i], 0, PAGE_SIZE,
-				 DMA_BIDIRECTIONAL);
+		a = dma_map_page_attrs(dev, block->cpu_pages[i], 0, PAGE_SIZE,
+				       DMA_BIDIRECTIONAL,
+				       uvm_dma_mapped_elsewhere(bd, i) ?
+				       DMA_ATTR_SKIP_CPU_SYNC : 0);
 		if (dma_mapping_error(dev, a)) {
 			uvm_bd_dma_unmap(bd, mask);
 			return -ENOMEM;

@@ -78,7 +78,7 @@ install-test: lib tools
 
 # make tests: the VM half needs the host half's results and modules. Redone
 # when anything installed changes.
-INSTALL_CHECK_DEPS := $(wildcard $(TOP)/kmod/* $(TOP)/include/uapi/*.h $(TOP)/include/uvm/*.h \
+INSTALL_CHECK_DEPS := $(wildcard $(TOP)/kmod/*.[ch] $(TOP)/kmod/Kbuild $(TOP)/include/uapi/*.h $(TOP)/include/uvm/*.h \
 			$(TOP)/Kbuild $(TOP)/dkms.conf $(TOP)/libuvm.pc.in $(TOP)/udev/* \
 			$(TOP)/man/*.1 $(TOP)/mk/install.mk $(TOP)/tools/tests/install-check)
 $(BUILD)/install-test/host.tap: $(INSTALL_CHECK_DEPS) $(LIBUVM_SO) $(TOOLS_BINS)
