@@ -409,6 +409,20 @@ bool uvm_block_page_held(struct page *page)
 	return page_count(page) != 1;
 }
 
+/**
+ * uvm_block_page_held_mapped() - uvm_block_page_held() for a page whose CPU
+ * PTEs stay (the host copy of a read duplicate): each PTE holds a
+ * reference of its own (vm_insert_pages()).
+ * @page: a host page of a block.
+ *
+ * Return: true if someone else holds @page (or may, for an instant: a
+ * speculative reference is taken for a hold, which errs the safe way).
+ */
+bool uvm_block_page_held_mapped(struct page *page)
+{
+	return page_count(page) != 1 + uvm_page_mapcount(page);
+}
+
 /*
  * Move the pages [first, last] (at most UVM_MOVE_BATCH) to @nid: allocate
  * the new pages first, zap the run's PTEs in one call, copy and swap, but

@@ -674,17 +674,46 @@ static int block_fill_dev_end(struct uvm_to_dev *op)
  */
 static void block_keep_held(struct uvm_va_block *block, struct uvm_to_dev *op)
 {
+	DECLARE_BITMAP(held, UVM_BLOCK_PAGES);
 	unsigned int i;
 
-	bitmap_zero(op->held, UVM_BLOCK_PAGES);
+	bitmap_zero(held, UVM_BLOCK_PAGES);
 	for_each_set_bit(i, op->zap, UVM_BLOCK_PAGES)
 		if (block->cpu_pages[i] &&
 		    uvm_block_page_held(block->cpu_pages[i]))
+			set_bit(i, held);
+	if (bitmap_empty(held, UVM_BLOCK_PAGES))
+		return;
+	block_drop_devs_except(block, UVM_MAX_DEVICES, held);
+	bitmap_andnot(op->zap, op->zap, held, UVM_BLOCK_PAGES);
+	bitmap_or(op->held, op->held, held, UVM_BLOCK_PAGES);
+	uvm_count(block->mgd, UVM_STAT_PINNED_SKIPS,
+		  bitmap_weight(held, UVM_BLOCK_PAGES));
+}
+
+/*
+ * Read duplicates of @op->todo whose host page get_user_pages() holds (a
+ * MEMCPY's pinned destination, O_DIRECT): their host copy stays mapped, so
+ * a write through the pin would land in it alone and leave a device copy
+ * stale (kill-stress finding F4). They get no device copy: out of
+ * @op->todo into @op->held, which the caller maps remotely. (A pin taken
+ * after the duplicate is made write-faults first, which collapses it.)
+ */
+static void block_skip_held_dups(struct uvm_va_block *block,
+				 struct uvm_to_dev *op)
+{
+	DECLARE_BITMAP(dups, UVM_BLOCK_PAGES);
+	unsigned int i;
+
+	if (!bitmap_and(dups, op->todo, op->dup, UVM_BLOCK_PAGES))
+		return;
+	for_each_set_bit(i, dups, UVM_BLOCK_PAGES)
+		if (block->cpu_pages[i] &&
+		    uvm_block_page_held_mapped(block->cpu_pages[i]))
 			set_bit(i, op->held);
 	if (bitmap_empty(op->held, UVM_BLOCK_PAGES))
 		return;
-	block_drop_devs_except(block, UVM_MAX_DEVICES, op->held);
-	bitmap_andnot(op->zap, op->zap, op->held, UVM_BLOCK_PAGES);
+	bitmap_andnot(op->todo, op->todo, op->held, UVM_BLOCK_PAGES);
 	uvm_count(block->mgd, UVM_STAT_PINNED_SKIPS,
 		  bitmap_weight(op->held, UVM_BLOCK_PAGES));
 }
@@ -732,6 +761,7 @@ int uvm_block_to_dev_begin_locked(struct uvm_to_dev *op,
 		return PTR_ERR(bd);
 	op->bd = bd;
 	bitmap_andnot(op->todo, mask, bd->resident, UVM_BLOCK_PAGES);
+	block_skip_held_dups(block, op);
 	if (bitmap_empty(op->todo, UVM_BLOCK_PAGES))
 		return 0;
 
@@ -782,6 +812,7 @@ int uvm_block_to_dev_end_locked(struct uvm_to_dev *op)
 		}
 		bitmap_andnot(op->todo, op->mask, bd->resident,
 			      UVM_BLOCK_PAGES);
+		bitmap_andnot(op->todo, op->todo, op->held, UVM_BLOCK_PAGES);
 		bitmap_or(bd->resident, bd->resident, op->todo,
 			  UVM_BLOCK_PAGES);
 		bitmap_or(block->on_device, block->on_device, op->todo,

@@ -314,6 +314,20 @@ static inline bool uvm_page_mapped(struct page *page)
 #endif
 
 /*
+ * The number of PTEs mapping an order-0 @page: folio_mapcount() is inline
+ * on 6.12 and later (which lack page_mapcount()); on 6.1 it is out of line
+ * and not exported, and page_mapcount() is the inline one.
+ */
+static inline int uvm_page_mapcount(struct page *page)
+{
+#ifdef UVM_HAVE_INLINE_FOLIO_MAPCOUNT
+	return folio_mapcount(page_folio(page));
+#else
+	return page_mapcount(page);
+#endif
+}
+
+/*
  * Shrinkers are allocated by the core since 6.7 (shrinker_alloc(),
  * shrinker_register(), shrinker_free()); before, the caller provides the
  * struct and calls register_shrinker()/unregister_shrinker().

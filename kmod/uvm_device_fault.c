@@ -214,24 +214,34 @@ static int fault_dup(struct uvm_va_block *block, struct uvm_device *udev,
 {
 	struct uvm_block_dev *bd = block->dev[udev->id];
 	DECLARE_BITMAP(tmp, UVM_BLOCK_PAGES);
+	struct uvm_to_dev op;
 	unsigned int new;
 	int ret;
 
 	bitmap_copy(tmp, mask, UVM_BLOCK_PAGES);
 	if (bd && bd->chunk)
 		bitmap_andnot(tmp, mask, bd->resident, UVM_BLOCK_PAGES);
-	new = bitmap_weight(tmp, UVM_BLOCK_PAGES);
-	ret = uvm_block_to_dev_locked(block, udev, mask, mask,
-				      UVM_CAUSE_DEVICE);
+	ret = uvm_block_to_dev_begin_locked(&op, block, udev, mask, mask,
+					    UVM_CAUSE_DEVICE);
+	if (!ret)
+		ret = uvm_block_to_dev_end_locked(&op);
 	if (ret == -ENOSPC) {	/* no room for a copy: read it remotely */
 		bitmap_zero(tmp, UVM_BLOCK_PAGES);
 		return fault_map_remote(block, udev, mask, tmp);
 	}
 	if (ret)
 		return ret;
+	bitmap_andnot(tmp, tmp, op.held, UVM_BLOCK_PAGES);
+	new = bitmap_weight(tmp, UVM_BLOCK_PAGES);
 	uvm_count_dev(block->mgd, udev, UVM_STAT_READ_DUP_COPIES, new);
 	trace_uvm_read_dup(block->start, new, udev->id, false);
-	return uvm_block_map_dev_locked(block, udev, mask, udev->id, false);
+	/* Pages get_user_pages() holds got no copy: read them remotely. */
+	bitmap_andnot(tmp, mask, op.held, UVM_BLOCK_PAGES);
+	ret = uvm_block_map_dev_locked(block, udev, tmp, udev->id, false);
+	if (ret || bitmap_empty(op.held, UVM_BLOCK_PAGES))
+		return ret;
+	bitmap_zero(tmp, UVM_BLOCK_PAGES);
+	return fault_map_remote(block, udev, op.held, tmp);
 }
 
 /**

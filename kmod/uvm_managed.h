@@ -214,6 +214,7 @@ void uvm_block_zap_mask_locked(struct uvm_va_block *block,
 			       const unsigned long *mask);
 void uvm_block_put_page(struct page *page);
 bool uvm_block_page_held(struct page *page);
+bool uvm_block_page_held_mapped(struct page *page);
 void uvm_block_put_pages(struct page **pages, unsigned int n);
 void uvm_block_free_host_pages_locked(struct uvm_va_block *block,
 				      const unsigned long *mask, bool recycle);
@@ -272,9 +273,10 @@ struct uvm_block_copy {
  * @todo: pages not resident on @udev yet.
  * @host: pages of @todo copied from their host page.
  * @zap: their CPU mappings, zapped while the copy runs.
- * @held: pages of @mask that stayed on the host at the end because
- *	  get_user_pages() holds their host page (uvm_block_page_held()):
- *	  the caller maps them remotely or not at all, never on @udev.
+ * @held: pages of @mask that stayed on the host because get_user_pages()
+ *	  holds their host page (uvm_block_page_held(); for read duplicates
+ *	  uvm_block_page_held_mapped(), decided at the beginning): the caller
+ *	  maps them remotely or not at all, never on @udev.
  * @copy: the host to device copy.
  * @job: its copy-engine job.
  * @t0: when it started.

@@ -339,6 +339,47 @@ TEST_F_TIMEOUT(hostile, migration_leaves_pages_that_gup_holds, 120)
 				   42));
 }
 
+/*
+ * A read-mostly page whose host page get_user_pages() holds gets no
+ * device copy: a write through the holder's reference (a MEMCPY into
+ * managed memory pins its destination, O_DIRECT alike) lands in the host
+ * page only, and a device copy made meanwhile kept the old bytes
+ * (kill-stress finding F4: devices read stale data). The device reads
+ * the page remotely instead (counted in pinned_skips); once nothing holds
+ * it, it is duplicated as usual.
+ */
+TEST_F_TIMEOUT(hostile, read_duplicate_of_a_held_page_stays_home, 120)
+{
+	uint64_t skips = uvm_stat(self->fd, UVM_STAT_PINNED_SKIPS,
+				  UVM_STATS_VA_SPACE);
+	struct iovec iov = { .iov_base = self->p, .iov_len = PAGE };
+	unsigned char buf[64];
+	int pipefd[2], dev = uvm_find_device(self->fd, 0, 0);
+
+	if (dev < 0)
+		SKIP(return, "needs a device");
+	ASSERT_EQ(0, uvm_advise(self->fd, self->p, 2 * MIB,
+				UVM_ADVISE_SET_READ_MOSTLY, 0, 0));
+	ASSERT_EQ(0, pipe(pipefd));
+	ASSERT_EQ((ssize_t)PAGE, vmsplice(pipefd[1], &iov, 1, 0));
+	ASSERT_EQ(0, uvm_dev_read(self->fd, dev, self->p, sizeof(buf), buf));
+	EXPECT_EQ(uvm_pattern(42, 0), buf[0]);
+	EXPECT_EQ(0, uvm_res1(self->fd, self->p).devices_resident);
+	EXPECT_LT(skips, uvm_stat(self->fd, UVM_STAT_PINNED_SKIPS,
+				  UVM_STATS_VA_SPACE));
+	/* Its neighbour, held by no one, is duplicated. */
+	ASSERT_EQ(0, uvm_dev_read(self->fd, dev, self->p + PAGE, sizeof(buf),
+				  buf));
+	EXPECT_NE(0, uvm_res1(self->fd, self->p + PAGE).devices_resident);
+	close(pipefd[0]);
+	close(pipefd[1]);
+	/* Nothing holds it any more: the next prefetch duplicates it. */
+	ASSERT_EQ(0, uvm_prefetch(self->fd, self->p, PAGE, UVM_LOC_DEVICE,
+				  dev));
+	EXPECT_NE(0, uvm_res1(self->fd, self->p).devices_resident);
+	EXPECT_EQ(0, uvm_check(self->p, LEN, 42));
+}
+
 /* --- registrations ------------------------------------------------ */
 
 #define REG_LEN	(32 * MIB)
