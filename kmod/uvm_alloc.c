@@ -82,8 +82,17 @@ void uvm_alloc_space_init(struct uvm_alloc_space *as)
 void uvm_obj_unlink_locked(struct uvm_alloc_space *as, struct uvm_obj *obj)
 {
 	lockdep_assert_held(&as->lock);
+	/*
+	 * An erase from a maple tree may need new nodes, and mtree_erase()
+	 * fails silently without them: the entry would stay in the tree
+	 * after the object is freed (a use-after-free KASAN saw under fault
+	 * injection). Storing NULL over the range with __GFP_NOFAIL cannot
+	 * fail; it takes a few small nodes at most.
+	 */
 	if (obj->start)
-		mtree_erase(&as->ranges, obj->start);
+		mtree_store_range(&as->ranges, obj->start,
+				  obj->start + obj->size - 1, NULL,
+				  GFP_KERNEL | __GFP_NOFAIL);
 	obj->linked = false;
 	switch (obj->kind) {
 	case UVM_OBJ_DEVICE:

@@ -69,6 +69,8 @@ static DEFINE_MUTEX(uvm_dma_sets_lock);	/* Protects uvm_dma_sets, listed maps */
 static void uvm_dma_map_release(struct uvm_dma_map *map,
 				enum dma_data_direction dir)
 {
+	/* Mapped without a sync (uvm_dma_map_one()): sync explicitly. */
+	dma_sync_sgtable_for_cpu(map->udev->drm.dev, &map->sgt, dir);
 	dma_unmap_sgtable(map->udev->drm.dev, &map->sgt, dir, map->attrs);
 	sg_free_table(&map->sgt);
 	uvm_device_put(map->udev);
@@ -132,16 +134,20 @@ static int uvm_dma_map_one(struct uvm_host_pages *hp, struct page **pages,
 	if (ret)
 		goto out_exit;
 	/*
-	 * A set mapped for several devices: the CPU caches are synced for
-	 * the first mapping only (the DMA API's debug checks reject
-	 * overlapping mappings that each sync; x86 DMA is coherent anyway).
+	 * A page may be in several mappings at once: this set's for other
+	 * devices, or another set's (a memfd page registered through two
+	 * mappings). The DMA API's debug checks reject overlapping mappings
+	 * that each sync the CPU caches at map time, so map without the sync
+	 * and sync explicitly (a no-op where DMA is cache-coherent, as on
+	 * x86 PCIe).
 	 */
-	map->attrs = hp->nr_maps ? DMA_ATTR_SKIP_CPU_SYNC : 0;
+	map->attrs = DMA_ATTR_SKIP_CPU_SYNC;
 	ret = dma_map_sgtable(udev->drm.dev, &map->sgt, hp->dir, map->attrs);
 	if (ret) {
 		sg_free_table(&map->sgt);
 		goto out_exit;
 	}
+	dma_sync_sgtable_for_device(udev->drm.dev, &map->sgt, hp->dir);
 	uvm_device_get_ref(udev);
 	map->udev = udev;
 	hp->nr_maps++;
