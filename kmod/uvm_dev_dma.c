@@ -47,31 +47,14 @@ void uvm_bd_dma_unmap(struct uvm_block_dev *bd, const unsigned long *mask)
 	if (!bitmap_and(m, mask, bd->dma_mapped, UVM_BLOCK_PAGES))
 		return;
 	for_each_set_bit(i, m, UVM_BLOCK_PAGES) {
-		dma_unmap_page(bd->udev->drm.dev, bd->dma[i], PAGE_SIZE,
-			       DMA_BIDIRECTIONAL);
+		dma_sync_single_for_cpu(bd->udev->drm.dev, bd->dma[i],
+					PAGE_SIZE, DMA_BIDIRECTIONAL);
+		dma_unmap_page_attrs(bd->udev->drm.dev, bd->dma[i], PAGE_SIZE,
+				     DMA_BIDIRECTIONAL, DMA_ATTR_SKIP_CPU_SYNC);
 		n++;
 	}
 	bitmap_andnot(bd->dma_mapped, bd->dma_mapped, m, UVM_BLOCK_PAGES);
 	atomic_long_sub(n, &uvm_acct.dma_pages);
-}
-
-/*
- * Is page @i's host copy DMA-mapped for another device than @bd's? Then a
- * new mapping skips the CPU cache sync: the first mapping did it (and x86
- * DMA is cache-coherent anyway), and the DMA API's debug checks reject
- * overlapping mappings that each sync.
- */
-static bool uvm_dma_mapped_elsewhere(const struct uvm_block_dev *bd,
-				     unsigned int i)
-{
-	const struct uvm_va_block *block = bd->block;
-	unsigned int d;
-
-	for (d = 0; d < UVM_MAX_DEVICES; d++)
-		if (block->dev[d] && block->dev[d] != bd &&
-		    test_bit(i, block->dev[d]->dma_mapped))
-			return true;
-	return false;
 }
 
 /**
@@ -99,14 +82,18 @@ int uvm_bd_dma_map(struct uvm_block_dev *bd, const unsigned long *mask)
 			return -ENOMEM;
 	}
 	for_each_set_bit(i, mask, UVM_BLOCK_PAGES) {
+		/*
+		 * Several devices may map one page: map without the CPU sync
+		 * (the DMA API's debug checks reject overlapping mappings that
+		 * each sync) and sync explicitly, as uvm_dma_map_one() does.
+		 */
 		a = dma_map_page_attrs(dev, block->cpu_pages[i], 0, PAGE_SIZE,
-				       DMA_BIDIRECTIONAL,
-				       uvm_dma_mapped_elsewhere(bd, i) ?
-				       DMA_ATTR_SKIP_CPU_SYNC : 0);
+				       DMA_BIDIRECTIONAL, DMA_ATTR_SKIP_CPU_SYNC);
 		if (dma_mapping_error(dev, a)) {
 			uvm_bd_dma_unmap(bd, mask);
 			return -ENOMEM;
 		}
+		dma_sync_single_for_device(dev, a, PAGE_SIZE, DMA_BIDIRECTIONAL);
 		bd->dma[i] = a;
 		__set_bit(i, bd->dma_mapped);
 		atomic_long_inc(&uvm_acct.dma_pages);
