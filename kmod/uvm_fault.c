@@ -339,6 +339,31 @@ static vm_fault_t fault_map_window(struct uvm_va_block *block,
 }
 
 /**
+ * uvm_fault_map_range_locked() - map every populated, unmapped host page of
+ * [@first, @last] in the block's part of @vma, as a fault would.
+ * @block: the block; caller holds @block->lock.
+ * @vma: a managed VMA overlapping the block.
+ * @first: first page index.
+ * @last: last page index (inclusive).
+ * @write: writable where allowed.
+ */
+void uvm_fault_map_range_locked(struct uvm_va_block *block,
+				struct vm_area_struct *vma, unsigned int first,
+				unsigned int last, bool write)
+{
+	unsigned long lo = max(vma->vm_start, block->start);
+	unsigned int lo_idx, hi_idx;
+
+	lockdep_assert_held(&block->lock);
+	fault_window(block, vma, uvm_block_index(lo), UVM_BLOCK_PAGES, &lo_idx,
+		     &hi_idx);
+	first = max(first, lo_idx);
+	last = min(last, hi_idx);
+	if (first <= last)
+		fault_map_around(block, vma, first, last, UINT_MAX, write);
+}
+
+/**
  * uvm_fault_map_block_locked() - map every populated, unmapped host page of
  * the block's part of @vma, as a fault would.
  * @block: the block; caller holds @block->lock.
@@ -348,13 +373,7 @@ static vm_fault_t fault_map_window(struct uvm_va_block *block,
 void uvm_fault_map_block_locked(struct uvm_va_block *block,
 				struct vm_area_struct *vma, bool write)
 {
-	unsigned long lo = max(vma->vm_start, block->start);
-	unsigned int first, last;
-
-	lockdep_assert_held(&block->lock);
-	fault_window(block, vma, uvm_block_index(lo), UVM_BLOCK_PAGES, &first,
-		     &last);
-	fault_map_around(block, vma, first, last, UINT_MAX, write);
+	uvm_fault_map_range_locked(block, vma, 0, UVM_BLOCK_PAGES - 1, write);
 }
 
 /*

@@ -363,6 +363,9 @@ extern const struct vm_operations_struct uvm_vm_ops;
 extern unsigned int uvm_fault_granule_pages;
 vm_fault_t uvm_fault_block_home_locked(struct uvm_va_block *block,
 				       struct vm_area_struct *vma, int nid);
+void uvm_fault_map_range_locked(struct uvm_va_block *block,
+				struct vm_area_struct *vma, unsigned int first,
+				unsigned int last, bool write);
 void uvm_fault_map_block_locked(struct uvm_va_block *block,
 				struct vm_area_struct *vma, bool write);
 

@@ -201,25 +201,27 @@ static int prefetch_dev_range(struct uvm_managed *mgd, unsigned long start,
 }
 
 /*
- * Map the block's pages of [@addr, @next) in the CPU page table, as CUDA
+ * Map the block's pages [@first, @last] in the CPU page table, as CUDA
  * does after a prefetch to the host (smaps' Rss and move_pages(2) see them,
  * and the CPU's first touch does not fault): every VMA of this VA space
  * there, writable where the VMA and the page's copies allow. The caller
  * holds the mm's mmap_lock (prefetch_locked_range()).
  */
 static void prefetch_map_cpu_locked(struct uvm_va_block *block,
-				    unsigned long addr, unsigned long next)
+				    unsigned int first, unsigned int last)
 {
+	unsigned long addr = block->start + ((unsigned long)first << PAGE_SHIFT);
+	unsigned long end = block->start + ((unsigned long)(last + 1) << PAGE_SHIFT);
 	struct mm_struct *mm = block->mgd->mm;
 	struct vm_area_struct *vma;
 
 	lockdep_assert_held(&block->lock);
 	mmap_assert_locked(mm);
-	for (vma = find_vma(mm, addr); vma && vma->vm_start < next;
+	for (vma = find_vma(mm, addr); vma && vma->vm_start < end;
 	     vma = find_vma(mm, vma->vm_end)) {
 		if (vma->vm_ops == &uvm_vm_ops &&
 		    vma->vm_private_data == block->mgd)
-			uvm_fault_map_block_locked(block, vma,
+			uvm_fault_map_range_locked(block, vma, first, last,
 						   vma->vm_flags & VM_WRITE);
 	}
 }
@@ -249,7 +251,7 @@ static int prefetch_block(struct uvm_managed *mgd, unsigned long addr,
 		ret = uvm_block_to_host_locked(block, numa_node_id(), mask, dup,
 					       UVM_CAUSE_PREFETCH);
 	if (!ret)
-		prefetch_map_cpu_locked(block, addr, next);
+		prefetch_map_cpu_locked(block, first, last);
 	mutex_unlock(&block->lock);
 	return ret;
 }

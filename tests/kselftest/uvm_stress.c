@@ -116,11 +116,14 @@ struct wshared {
 
 struct shared {
 	volatile int stop;
+	uint32_t fail_claimed;		/* a worker's report is in fail_text */
+	char fail_text[4096];		/* the first mismatch's report, again */
 	uint32_t skip_mask;		/* operations not to do (--skip) */
 	struct wshared w[MAXW];
 };
 
 static struct shared *sh;
+static size_t tee_len;		/* > 0: say() also appends to sh->fail_text */
 
 static uint64_t now_ms(void)
 {
@@ -145,6 +148,10 @@ static void say(const char *fmt, ...)
 	va_end(ap);
 	n = n < 0 ? 2 : (n + 2 > (int)sizeof(buf) - 2 ? (int)sizeof(buf) - 2 : n + 2);
 	buf[n++] = '\n';
+	if (tee_len && tee_len + n < sizeof(sh->fail_text)) {
+		memcpy(sh->fail_text + tee_len - 1, buf, n);
+		tee_len += n;
+	}
 	if (write(2, buf, n) < 0)
 		return;
 }
@@ -345,6 +352,9 @@ data_fail(struct thread *t, const char *how, int r, size_t i,
 	memset(&res, 0xff, sizeof(res));
 	if (g->base)
 		uvm_residency(w->fd, g->base + i * PG, 1, &res);
+	/* The first report is said again at the end (logs keep the tail). */
+	if (!__atomic_exchange_n(&sh->fail_claimed, 1, __ATOMIC_RELAXED))
+		tee_len = 1;
 	say("FAIL data mismatch: worker %d gen %u thread %d seed %#llx, read by %s",
 	    w->wid, w->gen, t->tid, (unsigned long long)w->seed, how);
 	say("  region %d page %zu (addr %p), model: state %u src %u wc %u",
@@ -385,6 +395,7 @@ data_fail(struct thread *t, const char *how, int r, size_t i,
 	}
 	say("  operations of the worker (those on chunk %zu of region %d marked):",
 	    i / CHUNK_PAGES, r);
+	tee_len = 0;
 	dump_logs(r, i / CHUNK_PAGES);
 	_exit(3);
 }
@@ -1914,6 +1925,11 @@ int main(int argc, char **argv)
 		       (unsigned long long)s.reap_max_ms,
 		       op_name[s.reap_max_op % OP_NR]);
 
+	if (__atomic_load_n(&sh->fail_claimed, __ATOMIC_RELAXED) && sh->fail_text[0]) {
+		ksft_print_msg("the first data mismatch, as its worker said it:\n");
+		fputs(sh->fail_text, stdout);
+		fflush(stdout);
+	}
 	ksft_test_result(!s.data_fail, "survivors' data intact (%lu mismatches)\n",
 			 s.data_fail);
 	ksft_test_result(!s.reap_slow && !s.fatal,
