@@ -257,7 +257,8 @@ static int uvm_alloc_build_extents(struct uvm_alloc *alloc)
 	return 0;
 }
 
-static struct uvm_mem *uvm_alloc_devmem(u32 id, u64 size)
+static struct uvm_mem *uvm_alloc_devmem(struct uvm_managed *mgd, u32 id,
+					u64 size)
 {
 	struct uvm_device *udev;
 	struct uvm_mem *mem;
@@ -267,7 +268,7 @@ static struct uvm_mem *uvm_alloc_devmem(u32 id, u64 size)
 		return ERR_PTR(-ENODEV);
 	mem = uvm_mem_alloc(udev, size, 0, 0);
 	if (PTR_ERR_OR_ZERO(mem) == -ENOSPC && size <= udev->pool.size &&
-	    !uvm_evict_device_memory(udev, PAGE_ALIGN(size)))
+	    !uvm_evict_device_memory(udev, PAGE_ALIGN(size), mgd))
 		mem = uvm_mem_alloc(udev, size, 0, 0);
 	uvm_device_put(udev);
 	return mem;
@@ -311,7 +312,8 @@ int uvm_alloc_device_ioctl(struct uvm_va_space *va_space, void *data)
 	if (!alloc)
 		return -ENOMEM;
 	alloc->obj.kind = UVM_OBJ_DEVICE;
-	alloc->mem = uvm_alloc_devmem(args->device, args->size);
+	alloc->mem = uvm_alloc_devmem(&va_space->mgd, args->device,
+				      args->size);
 	if (IS_ERR(alloc->mem)) {
 		ret = PTR_ERR(alloc->mem);
 		goto err_free_alloc;

@@ -34,9 +34,12 @@ struct uvm_device_info;
  * @io_pfn_end: one past the last; equal to @io_pfn_start (both 0) for a
  *	device whose memory is RAM (emulated).
  * @pool: the device memory allocator.
- * @lru_lock: protects @lru, @bds and @dying.
+ * @lru_lock: protects @lru, @bds, @dying, @evict_allocs, @evict_count
+ *	      and the struct uvm_evict_info of the chunks on @lru.
  * @lru: struct uvm_block_dev that hold a chunk of this device's memory for
- *	managed data, least recently used first (uvm_evict.c).
+ *	managed data, least recently accessed first (uvm_evict.c).
+ * @evict_allocs: chunks allocated for managed data so far (their order).
+ * @evict_count: chunks evicted so far (the aging epoch of LFU counts).
  * @bds: every struct uvm_block_dev of this device (chunk or not), for
  *	 the unbind's sweep of device mappings (uvm_evict_unmap_all()).
  * @dying: set when unregistering: no new managed chunks, all are evicted.
@@ -56,10 +59,12 @@ struct uvm_device {
 	unsigned long io_pfn_start;
 	unsigned long io_pfn_end;
 	struct uvm_mem_pool pool;
-	spinlock_t lru_lock;	/* Protects lru, bds and dying */
+	spinlock_t lru_lock;	/* Protects lru, bds, dying, evict_* */
 	struct list_head lru;
 	struct list_head bds;
 	bool dying;
+	u64 evict_allocs;
+	u64 evict_count;
 	struct uvm_counters counters;
 };
 

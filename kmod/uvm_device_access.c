@@ -41,6 +41,7 @@
 #include "uvm_device.h"
 #include "uvm_device_fault.h"
 #include "uvm_drv.h"
+#include "uvm_evict.h"
 #include "uvm_managed.h"
 #include "uvm_trace.h"
 
@@ -398,6 +399,15 @@ static int access_refault_locked(struct access_ctx *c,
 	return uvm_block_service_faults_locked(block, c->udev, faults, wr);
 }
 
+/* An access to @block's chunk on the device counts (eviction policies). */
+static void access_touch(struct access_ctx *c, struct uvm_va_block *block)
+{
+	struct uvm_block_dev *bd = block->dev[c->udev->id];
+
+	if (bd && bd->chunk)
+		uvm_lru_touch(bd);
+}
+
 /* Do one step (one block, at most UVM_ACCESS_STEP) through the mappings. */
 static int access_step_locked(struct access_ctx *c, struct uvm_va_block *block,
 			      const struct uvm_access *a, unsigned long va,
@@ -426,6 +436,7 @@ static int access_step_locked(struct access_ctx *c, struct uvm_va_block *block,
 		if (ret)
 			return ret;
 	}
+	access_touch(c, block);
 	return 0;
 }
 
@@ -810,7 +821,7 @@ int uvm_device_access_ioctl(struct uvm_managed *mgd,
 	c.udev = uvm_device_get(args->device);
 	if (!c.udev)
 		return -ENODEV;
-	c.batch = READ_ONCE(uvm_fault_batch);
+	c.batch = uvm_perf_fault_batch(&mgd->perf);
 	ret = -ENOMEM;
 	scratch = scratch_get(mgd);
 	if (!scratch)

@@ -47,10 +47,10 @@
  *    prefetch beginning block N+1 while it holds N; the device-access
  *    pipeline locking a block while a fault migration holds another).
  * 4. uvm_device.lru_lock (spinlock, also over the device's list of all
- *    its block states) or uvm_mem_pool.lock (mutex), per
- *    device; uvm_page_pool.lock and uvm_fault_ahead.lock (spinlocks), per
- *    VA space. (uvm_pools_lock, global, only ever has a pool's lock
- *    inside it.)
+ *    its block states) or uvm_mem_pool.lock (mutex), per device;
+ *    uvm_page_pool.lock, uvm_fault_ahead.lock and uvm_perf_va.lock
+ *    (spinlocks), per VA space. (uvm_pools_lock, global, only ever has a
+ *    pool's lock inside it.)
  * 5. the device registry's xa_lock (spinlock): nothing nests inside.
  *
  * drm_dev_enter()/drm_dev_exit() is an SRCU read section, not a lock: it

@@ -3,12 +3,17 @@
  * DOC: Eviction
  *
  * Every chunk of device memory that holds managed data is on its device's
- * LRU list (struct uvm_device.lru, under lru_lock), least recently used
- * first; device faults and prefetches move a chunk to the tail. When a
- * device allocation fails with -ENOSPC (a managed chunk here, or device
- * memory for cudaMalloc in uvm_alloc.c), uvm_evict_device_memory() takes
- * chunks from the head, of any process using the device, moves their data
- * to host memory and frees them, until enough is free.
+ * list (struct uvm_device.lru, under lru_lock), least recently accessed
+ * first: device accesses (UVM_IOCTL_DEVICE_ACCESS), device faults and
+ * prefetches move a chunk to the tail and count an access. When a device
+ * allocation fails with -ENOSPC (a managed chunk here, or device memory for
+ * cudaMalloc in uvm_alloc.c), uvm_evict_device_memory() takes chunks, of
+ * any process using the device, moves their data to host memory and frees
+ * them, until enough is free. Which chunk goes first is the eviction
+ * policy of the VA space that needs the memory (uvm_evict_policy.h): lru
+ * takes the list's head, the others rank every chunk on the list (one
+ * pass per victim, under lru_lock: a few microseconds for thousands of
+ * chunks, against the 2 MiB copy each victim costs).
  *
  * The caller usually holds a block lock of its own, so victims are only
  * ever trylocked: a busy block is skipped (and rotated to the tail), so
@@ -34,13 +39,30 @@
 /* Chunk allocations retried after an eviction before giving up. */
 #define UVM_EVICT_RETRIES	8
 
+/* The aging epoch of @udev's access counts; lru_lock held. */
+static u32 evict_epoch(const struct uvm_device *udev)
+{
+	return div_u64(udev->evict_count, UVM_EVICT_AGING_EVICTIONS);
+}
+
+/**
+ * uvm_lru_touch() - @bd's chunk was accessed or migrated into: it goes to
+ * the tail of its device's list and counts one access more.
+ * @bd: a block's device state; nothing if it holds no chunk.
+ */
 void uvm_lru_touch(struct uvm_block_dev *bd)
 {
 	struct uvm_device *udev = bd->udev;
+	u32 epoch;
 
 	spin_lock(&udev->lru_lock);
-	if (!list_empty(&bd->lru))
+	if (!list_empty(&bd->lru)) {
 		list_move_tail(&bd->lru, &udev->lru);
+		epoch = evict_epoch(udev);
+		bd->evict.hits = min_t(u32, uvm_evict_hits_now(&bd->evict, epoch),
+				       U32_MAX - 1) + 1;
+		bd->evict.epoch = epoch;
+	}
 	spin_unlock(&udev->lru_lock);
 }
 
@@ -127,12 +149,86 @@ void uvm_lru_remove(struct uvm_block_dev *bd)
 	spin_unlock(&udev->lru_lock);
 }
 
+/* Chosen victims whose block was busy, skipped before giving up on ranks. */
+#define UVM_EVICT_BUSY_MAX	8
+
+/* Is @bd one of the @n of @busy? */
+static bool evict_was_busy(struct uvm_block_dev *const *busy, unsigned int n,
+			   const struct uvm_block_dev *bd)
+{
+	while (n--)
+		if (busy[n] == bd)
+			return true;
+	return false;
+}
+
+/* The lowest-ranked chunk of @udev not in @busy; lru_lock held. */
+static struct uvm_block_dev *evict_best(struct uvm_device *udev,
+					const struct uvm_evict_policy *pol,
+					const struct uvm_evict_ctx *ctx,
+					struct uvm_block_dev *const *busy,
+					unsigned int nbusy)
+{
+	struct uvm_block_dev *bd, *best = NULL;
+	u64 rank, best_rank = 0;
+
+	list_for_each_entry(bd, &udev->lru, lru) {
+		if (evict_was_busy(busy, nbusy, bd))
+			continue;
+		rank = pol->rank(&bd->evict, ctx);
+		if (!best || rank < best_rank) {
+			best = bd;
+			best_rank = rank;
+		}
+	}
+	return best;
+}
+
 /*
- * Pick the least recently used chunk whose block can be locked (@blocking:
- * wait for it; else trylock). Returns the locked block with a reference,
- * or NULL.
+ * The chunk @mgd's eviction policy ranks first among those whose block can
+ * be trylocked: the locked block with a reference, or NULL (the list is
+ * empty, or UVM_EVICT_BUSY_MAX chosen blocks were busy).
  */
-static struct uvm_va_block *evict_pick(struct uvm_device *udev, bool blocking)
+static struct uvm_va_block *evict_pick_ranked(struct uvm_device *udev,
+					      const struct uvm_evict_policy *pol,
+					      u64 seed, struct uvm_managed *mgd)
+{
+	struct uvm_block_dev *busy[UVM_EVICT_BUSY_MAX], *bd;
+	struct uvm_evict_ctx ctx = {
+		.seed = seed, .nth = atomic64_read(&mgd->perf.evict_nth),
+	};
+	struct uvm_va_block *block;
+	unsigned int nbusy = 0;
+
+	spin_lock(&udev->lru_lock);
+	ctx.epoch = evict_epoch(udev);
+	while ((bd = evict_best(udev, pol, &ctx, busy, nbusy))) {
+		block = bd->block;
+		if (mutex_trylock(&block->lock)) {
+			/* On the list, the block is alive: its VA space holds it. */
+			refcount_inc(&block->refs);
+			list_move_tail(&bd->lru, &udev->lru);
+			spin_unlock(&udev->lru_lock);
+			atomic64_inc(&mgd->perf.evict_nth);
+			uvm_count(mgd, UVM_STAT_EVICT_PICKS, 1);
+			return block;
+		}
+		uvm_count(mgd, UVM_STAT_EVICT_BUSY, 1);
+		if (nbusy == UVM_EVICT_BUSY_MAX)
+			break;
+		busy[nbusy++] = bd;
+	}
+	spin_unlock(&udev->lru_lock);
+	return NULL;
+}
+
+/*
+ * Pick the least recently accessed chunk whose block can be locked
+ * (@blocking: wait for it; else trylock). Returns the locked block with a
+ * reference, or NULL.
+ */
+static struct uvm_va_block *evict_pick_lru(struct uvm_device *udev,
+					   bool blocking)
 {
 	struct uvm_va_block *block;
 	struct uvm_block_dev *bd;
@@ -154,9 +250,35 @@ static struct uvm_va_block *evict_pick(struct uvm_device *udev, bool blocking)
 	return NULL;
 }
 
-static s64 evict_one(struct uvm_device *udev, bool blocking)
+/*
+ * The next victim on @udev for @mgd (NULL: the device is going away, take
+ * them in list order, waiting for each): the locked block with a
+ * reference, or NULL if nothing can be taken now.
+ */
+static struct uvm_va_block *evict_pick(struct uvm_device *udev,
+				       struct uvm_managed *mgd)
 {
-	struct uvm_va_block *block = evict_pick(udev, blocking);
+	const struct uvm_evict_policy *pol;
+	struct uvm_va_block *block;
+	u64 seed;
+
+	if (!mgd)
+		return evict_pick_lru(udev, true);
+	pol = uvm_perf_evict_policy(&mgd->perf, &seed);
+	if (pol->rank) {
+		block = evict_pick_ranked(udev, pol, seed, mgd);
+		if (block)
+			return block;
+	}
+	block = evict_pick_lru(udev, false);
+	if (block)
+		uvm_count(mgd, UVM_STAT_EVICT_PICKS, 1);
+	return block;
+}
+
+static s64 evict_one(struct uvm_device *udev, struct uvm_managed *mgd)
+{
+	struct uvm_va_block *block = evict_pick(udev, mgd);
 	s64 freed = 0;
 
 	if (!block)
@@ -165,6 +287,11 @@ static s64 evict_one(struct uvm_device *udev, bool blocking)
 		freed = uvm_block_evict_dev_locked(block, udev->id);
 	mutex_unlock(&block->lock);
 	uvm_block_put(block);
+	if (freed > 0) {
+		spin_lock(&udev->lru_lock);
+		udev->evict_count++;
+		spin_unlock(&udev->lru_lock);
+	}
 	return freed;
 }
 
@@ -172,6 +299,7 @@ static s64 evict_one(struct uvm_device *udev, bool blocking)
  * uvm_evict_device_memory() - free device memory by evicting managed data.
  * @udev: the device.
  * @bytes: how much to free.
+ * @mgd: the VA space that needs the memory: its eviction policy chooses.
  *
  * Called with no lock but possibly one block lock held (victims are only
  * trylocked).
@@ -181,7 +309,8 @@ static s64 evict_one(struct uvm_device *udev, bool blocking)
  * Return: 0 if anything was freed, -ENOSPC if nothing could be evicted,
  * -EINTR if a fatal signal came first.
  */
-int uvm_evict_device_memory(struct uvm_device *udev, u64 bytes)
+int uvm_evict_device_memory(struct uvm_device *udev, u64 bytes,
+			    struct uvm_managed *mgd)
 {
 	u64 freed = 0;
 	int busy = 0;
@@ -191,7 +320,7 @@ int uvm_evict_device_memory(struct uvm_device *udev, u64 bytes)
 		/* Each victim is a 2 MiB copy home: a large request is killable. */
 		if (fatal_signal_pending(current))
 			return freed ? 0 : -EINTR;
-		ret = evict_one(udev, false);
+		ret = evict_one(udev, mgd);
 		if (ret == -ENOSPC)
 			break;
 		if (ret < 0) {
@@ -225,7 +354,8 @@ int uvm_evict_alloc_chunk(struct uvm_block_dev *bd)
 			break;
 		if (PTR_ERR(mem) != -ENOSPC || tries >= UVM_EVICT_RETRIES)
 			return PTR_ERR(mem);
-		ret = uvm_evict_device_memory(udev, UVM_BLOCK_SIZE);
+		ret = uvm_evict_device_memory(udev, UVM_BLOCK_SIZE,
+					      bd->block->mgd);
 		if (ret)
 			return ret == -EINTR ? ret : -ENOSPC;
 	}
@@ -237,6 +367,12 @@ int uvm_evict_alloc_chunk(struct uvm_block_dev *bd)
 		return -ENODEV;
 	}
 	bd->chunk = mem;
+	bd->evict = (struct uvm_evict_info){
+		.alloc_seq = ++udev->evict_allocs,
+		.va_seq = atomic64_inc_return(&bd->block->mgd->perf.chunk_seq),
+		.hits = 1,
+		.epoch = evict_epoch(udev),
+	};
 	list_add_tail(&bd->lru, &udev->lru);
 	spin_unlock(&udev->lru_lock);
 	return 0;
@@ -255,7 +391,7 @@ void uvm_evict_all(struct uvm_device *udev)
 	udev->dying = true;
 	spin_unlock(&udev->lru_lock);
 
-	while ((ret = evict_one(udev, true)) != -ENOSPC) {
+	while ((ret = evict_one(udev, NULL)) != -ENOSPC) {
 		if (ret < 0 && ++failures > UVM_EVICT_RETRIES) {
 			pr_err("uvm: device %u: managed data could not be migrated home (%lld)\n",
 			       udev->id, ret);

@@ -8,6 +8,7 @@
 #include <linux/types.h>
 
 struct uvm_device;
+struct uvm_managed;
 
 /*
  * uvm_evict_device_memory - evict managed data from @udev until at least
@@ -17,7 +18,8 @@ struct uvm_device;
  * lock held. Returns 0 if it freed anything, else a negative errno
  * (-ENOSPC: nothing to evict, -EINTR: fatal signal).
  */
-int uvm_evict_device_memory(struct uvm_device *udev, u64 bytes);
+int uvm_evict_device_memory(struct uvm_device *udev, u64 bytes,
+			    struct uvm_managed *mgd);
 
 struct uvm_block_dev;
 

@@ -66,6 +66,7 @@ union uvm_ioctl_args {
 	struct uvm_device_access device_access;
 	struct uvm_discard discard;
 	struct uvm_va_space_summary summary;
+	struct uvm_perf perf;
 };
 
 typedef int uvm_ioctl_fn(struct uvm_va_space *va_space, void *data);
@@ -176,6 +177,18 @@ static int uvm_managed_summary_ioctl(struct uvm_va_space *va_space, void *data)
 	return uvm_va_space_summary_ioctl(&va_space->mgd, data);
 }
 
+static int uvm_managed_perf_set_ioctl(struct uvm_va_space *va_space,
+				      void *data)
+{
+	return uvm_perf_set(&va_space->mgd.perf, data);
+}
+
+static int uvm_managed_perf_get_ioctl(struct uvm_va_space *va_space,
+				      void *data)
+{
+	return uvm_perf_get(&va_space->mgd.perf, data);
+}
+
 static const struct uvm_ioctl_desc uvm_ioctls[] = {
 	UVM_IOCTL_DEF(UVM_IOCTL_GET_INFO, uvm_module_get_info_ioctl,
 		      UVM_IOCTL_ANY_MM),
@@ -191,6 +204,9 @@ static const struct uvm_ioctl_desc uvm_ioctls[] = {
 		      0),
 	UVM_IOCTL_DEF(UVM_IOCTL_DISCARD, uvm_managed_discard_ioctl, 0),
 	UVM_IOCTL_DEF(UVM_IOCTL_VA_SPACE_SUMMARY, uvm_managed_summary_ioctl,
+		      UVM_IOCTL_ANY_MM),
+	UVM_IOCTL_DEF(UVM_IOCTL_PERF_SET, uvm_managed_perf_set_ioctl, 0),
+	UVM_IOCTL_DEF(UVM_IOCTL_PERF_GET, uvm_managed_perf_get_ioctl,
 		      UVM_IOCTL_ANY_MM),
 	UVM_IOCTL_DEF(UVM_IOCTL_ALLOC_DEVICE, uvm_alloc_device_ioctl, 0),
 	UVM_IOCTL_DEF(UVM_IOCTL_ALLOC_HOST, uvm_alloc_host_ioctl, 0),

@@ -50,6 +50,7 @@ int uvm_managed_init(struct uvm_managed *mgd, struct file *filp)
 		return ret;
 	init_rwsem(&mgd->lock);
 	uvm_fault_ahead_init(mgd);
+	uvm_perf_va_init(&mgd->perf);
 	uvm_policy_map_init(&mgd->policies);
 	xa_init(&mgd->blocks);
 	address_space_init_once(&mgd->mapping);

@@ -20,6 +20,8 @@
 #include <uapi/uvm.h>
 
 #include "uvm_ce.h"
+#include "uvm_evict_policy.h"
+#include "uvm_perf.h"
 #include "uvm_policy.h"
 #include "uvm_pool.h"
 
@@ -52,6 +54,7 @@ extern struct uvm_counters uvm_global_counters;
  * @chunk: UVM_BLOCK_SIZE of device memory backing the block's pages on
  *	   this device (page i at chunk->offset + i * PAGE_SIZE), or NULL.
  * @lru: entry in @udev->lru while @chunk is set (under @udev->lru_lock).
+ * @evict: what eviction policies rank the chunk by (under @udev->lru_lock).
  * @dev_link: entry in @udev->bds for as long as this exists (under
  *	      @udev->lru_lock).
  * @resident: the page has a valid copy in @chunk.
@@ -75,6 +78,7 @@ struct uvm_block_dev {
 	struct uvm_device *udev;
 	struct uvm_mem *chunk;
 	struct list_head lru;
+	struct uvm_evict_info evict;
 	struct list_head dev_link;
 	DECLARE_BITMAP(resident, UVM_BLOCK_PAGES);
 	DECLARE_BITMAP(mapped, UVM_BLOCK_PAGES);
@@ -163,6 +167,7 @@ struct uvm_fault_ahead {
  * @access_scratch: scratch memory for the next UVM_IOCTL_DEVICE_ACCESS
  *		    (taken and put back with xchg/cmpxchg), or NULL.
  * @ahead: fault-ahead worker.
+ * @perf: the VA space's memory-management policies (uvm_perf.c).
  */
 struct uvm_managed {
 	struct rw_semaphore lock;	/* Protects policies and the block set */
@@ -175,6 +180,7 @@ struct uvm_managed {
 	struct uvm_page_pool pool;
 	struct uvm_access_scratch *access_scratch;
 	struct uvm_fault_ahead ahead;
+	struct uvm_perf_va perf;
 };
 
 /* uvm_managed.c: lifetime, mmap, the VA-space side of ioctls. */

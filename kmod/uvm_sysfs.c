@@ -134,6 +134,8 @@ static struct uvm_stat_attr uvm_stat_attrs[] = {
 	UVM_STAT_ATTR(pool_reused, UVM_STAT_POOL_REUSED),
 	UVM_STAT_ATTR(fault_ahead_pages, UVM_STAT_FAULT_AHEAD_PAGES),
 	UVM_STAT_ATTR(pinned_skips, UVM_STAT_PINNED_SKIPS),
+	UVM_STAT_ATTR(evict_picks, UVM_STAT_EVICT_PICKS),
+	UVM_STAT_ATTR(evict_busy, UVM_STAT_EVICT_BUSY),
 };
 
 static const char *uvm_stat_name(unsigned int idx)

@@ -35,10 +35,15 @@ static int uvm_context_create(struct uvm_context **out)
 	ret = uvm_alloc_table_init(&ctx->allocs);
 	if (ret)
 		goto err_discover_release;
+	ret = uvm_policy_from_env(ctx);
+	if (ret)
+		goto err_alloc_table_release;
 
 	*out = ctx;
 	return 0;
 
+err_alloc_table_release:
+	uvm_alloc_table_release(ctx);
 err_discover_release:
 	uvm_discover_release(ctx);
 err_close:

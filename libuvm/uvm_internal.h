@@ -29,6 +29,7 @@
 
 /* ioctl() that restarts on EINTR/EAGAIN; 0 or -errno. */
 int uvm_ioctl(int fd, unsigned long request, void *arg);
+int uvm_policy_from_env(struct uvm_context *ctx);
 
 /* One device as the library keeps it. */
 struct uvm_device {

@@ -49,6 +49,8 @@ static const struct {
 	[UVM_STAT_POOL_REUSED] = { "pool_reused", "host pages reused from the VA space's pool" },
 	[UVM_STAT_FAULT_AHEAD_PAGES] = { "fault_ahead_pages", "pages fault-ahead brought home" },
 	[UVM_STAT_PINNED_SKIPS] = { "pinned_skips", "pages migrations left where they were: held by get_user_pages()" },
+	[UVM_STAT_EVICT_PICKS] = { "evict_picks", "victims the eviction policy chose" },
+	[UVM_STAT_EVICT_BUSY] = { "evict_busy", "chosen victims skipped: their block was busy" },
 };
 
 unsigned int ut_stat_known(void)

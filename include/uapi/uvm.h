@@ -314,7 +314,9 @@ struct uvm_residency {
 #define UVM_STAT_POOL_REUSED		24	/* host pages reused from the pool */
 #define UVM_STAT_FAULT_AHEAD_PAGES	25	/* pages brought home by fault-ahead */
 #define UVM_STAT_PINNED_SKIPS		26	/* pages a migration left: GUP-held */
-#define UVM_STAT_COUNT			27
+#define UVM_STAT_EVICT_PICKS		27	/* victims the eviction policy chose */
+#define UVM_STAT_EVICT_BUSY		28	/* chosen victims skipped: block busy */
+#define UVM_STAT_COUNT			29
 
 /* struct uvm_stats.scope */
 #define UVM_STATS_VA_SPACE		0	/* this open file */
@@ -432,6 +434,54 @@ struct uvm_va_space_summary {
 	__u32 pad;
 };
 
+/* struct uvm_perf.evict_policy; module parameter evict_policy by name */
+#define UVM_EVICT_LRU			0	/* "lru": least recently accessed chunk first */
+#define UVM_EVICT_FIFO			1	/* "fifo": oldest allocation first */
+#define UVM_EVICT_LFU			2	/* "lfu": fewest device accesses (aged) first */
+#define UVM_EVICT_RANDOM		3	/* "random": seeded by evict_seed */
+#define UVM_EVICT_COUNT			4
+
+/* struct uvm_perf.set and .overrides: the policies of a VA space */
+#define UVM_PERF_EVICT			(1U << 0)	/* evict_policy, evict_seed */
+#define UVM_PERF_FAULT_BATCH		(1U << 1)	/* fault_batch */
+#define UVM_PERF_ALL			(UVM_PERF_EVICT | UVM_PERF_FAULT_BATCH)
+
+/* struct uvm_perf.flags */
+#define UVM_PERF_RESET			(1U << 0)	/* @set: back to the module's */
+
+#define UVM_PERF_VERSION		1
+
+/**
+ * struct uvm_perf - UVM_IOCTL_PERF_SET, UVM_IOCTL_PERF_GET: the
+ * memory-management policies of this VA space.
+ *
+ * A VA space follows the module parameters of the same names until it
+ * overrides one; UVM_IOCTL_PERF_SET changes the policies named in @set
+ * (their fields are checked, the others ignored) and nothing at all on an
+ * error; UVM_IOCTL_PERF_GET reports the policies in force.
+ */
+struct uvm_perf {
+	/** @version: in, UVM_PERF_VERSION. */
+	__u32 version;
+	/** @set: in (SET), UVM_PERF_* bits: the policies to change. */
+	__u32 set;
+	/** @flags: in, UVM_PERF_RESET or zero. */
+	__u32 flags;
+	/** @overrides: out (GET), UVM_PERF_* bits this VA space overrides. */
+	__u32 overrides;
+	/**
+	 * @evict_policy: UVM_EVICT_*: the order of victims when this VA
+	 * space needs device memory.
+	 */
+	__u32 evict_policy;
+	/** @fault_batch: device faults gathered per batch, 1..4096. */
+	__u32 fault_batch;
+	/** @evict_seed: the seed of UVM_EVICT_RANDOM (any value). */
+	__u64 evict_seed;
+	/** @reserved: must be zero (prefetch, thrashing, device caps). */
+	__u64 reserved[6];
+};
+
 #define UVM_IOCTL_PREFETCH		_IOW(UVM_IOCTL_BASE, 0x81, struct uvm_prefetch)
 #define UVM_IOCTL_ADVISE		_IOW(UVM_IOCTL_BASE, 0x82, struct uvm_advise)
 #define UVM_IOCTL_RANGE_ATTRS		_IOWR(UVM_IOCTL_BASE, 0x83, struct uvm_range_attrs)
@@ -440,6 +490,8 @@ struct uvm_va_space_summary {
 #define UVM_IOCTL_DEVICE_ACCESS		_IOWR(UVM_IOCTL_BASE, 0x86, struct uvm_device_access)
 #define UVM_IOCTL_DISCARD		_IOW(UVM_IOCTL_BASE, 0x87, struct uvm_discard)
 #define UVM_IOCTL_VA_SPACE_SUMMARY	_IOWR(UVM_IOCTL_BASE, 0x88, struct uvm_va_space_summary)
+#define UVM_IOCTL_PERF_SET		_IOW(UVM_IOCTL_BASE, 0x89, struct uvm_perf)
+#define UVM_IOCTL_PERF_GET		_IOWR(UVM_IOCTL_BASE, 0x8a, struct uvm_perf)
 
 /*
  * Device allocations, pinned and registered host memory, copies and sets

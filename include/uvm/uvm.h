@@ -202,6 +202,8 @@ struct uvm_page_info {
 #define UVM_COUNTER_POOL_REUSED		24
 #define UVM_COUNTER_FAULT_AHEAD_PAGES	25
 #define UVM_COUNTER_PINNED_SKIPS	26
+#define UVM_COUNTER_EVICT_PICKS		27
+#define UVM_COUNTER_EVICT_BUSY		28
 
 /*
  * The context the CUDA runtime layer uses (initialising it if needed), so
@@ -388,6 +390,41 @@ int uvm_device_access(struct uvm_context *ctx, unsigned int device,
  */
 int uvm_discard(struct uvm_context *ctx, const void *ptr, size_t len,
 		const struct uvm_mem_location *prefetch);
+
+/* ---- memory-management policies (docs/policies.md) */
+
+/* struct uvm_policy_info.evict_policy: the module's UVM_EVICT_* */
+#define UVM_POLICY_EVICT_LRU		0	/* least recently accessed chunk first */
+#define UVM_POLICY_EVICT_FIFO		1	/* oldest allocation first */
+#define UVM_POLICY_EVICT_LFU		2	/* fewest device accesses (aged) first */
+#define UVM_POLICY_EVICT_RANDOM		3	/* seeded, reproducible */
+
+/* uvm_policy_set()/uvm_policy_reset() @which, .overrides: the module's UVM_PERF_* */
+#define UVM_POLICY_EVICT		(1U << 0)	/* evict_policy and evict_seed */
+#define UVM_POLICY_FAULT_BATCH		(1U << 1)	/* fault_batch */
+
+/* The policies of a context's VA space. */
+struct uvm_policy_info {
+	uint32_t overrides;	/* UVM_POLICY_* this context sets (out) */
+	uint32_t evict_policy;	/* UVM_POLICY_EVICT_* */
+	uint64_t evict_seed;	/* seed of UVM_POLICY_EVICT_RANDOM */
+	uint32_t fault_batch;	/* device faults per batch, 1..4096 */
+};
+
+/* The policies in force for @ctx (module defaults where not overridden). */
+int uvm_policy_get(struct uvm_context *ctx, struct uvm_policy_info *info);
+/* Override the policies of @which with @info's values; 0 or -errno (nothing changed). */
+int uvm_policy_set(struct uvm_context *ctx, uint32_t which, const struct uvm_policy_info *info);
+/* Follow the module's defaults again for the policies of @which. */
+int uvm_policy_reset(struct uvm_context *ctx, uint32_t which);
+/*
+ * Apply a policy string, the syntax of the UVM_POLICY environment variable
+ * (read when a context is created): comma-separated KEY=VALUE items,
+ * evict=lru|fifo|lfu|random[:SEED], batch=N, prefetch=none, thrash=none.
+ * All or nothing: 0, or -EINVAL (malformed; then *@err, if not NULL, points
+ * at the offending item) or -EOPNOTSUPP (a policy this module lacks).
+ */
+int uvm_policy_apply(struct uvm_context *ctx, const char *spec, const char **err);
 
 #if defined(__cplusplus)
 }

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DOC: Policies
+ *
+ * The memory-management policies (the eviction order today; the fault
+ * batch size) have module-wide defaults, module parameters that root may
+ * change while programs run (a bad value is refused with -EINVAL and
+ * changes nothing), and per-VA-space overrides (UVM_IOCTL_PERF_SET). The
+ * mechanism asks uvm_perf_*() for the policy in force at each decision, so
+ * a change applies from the next decision on: the next victim, the next
+ * fault batch. The policies themselves live in files of their own behind a
+ * small interface (uvm_evict_policy.h).
+ */
+#include <linux/moduleparam.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
+#include <uapi/uvm.h>
+
+#include "uvm_device_fault.h"
+#include "uvm_drv.h"
+#include "uvm_evict_policy.h"
+#include "uvm_perf.h"
+
+const struct uvm_evict_policy *const uvm_evict_policies[UVM_EVICT_COUNT] = {
+	[UVM_EVICT_LRU] = &uvm_evict_lru,
+	[UVM_EVICT_FIFO] = &uvm_evict_fifo,
+	[UVM_EVICT_LFU] = &uvm_evict_lfu,
+	[UVM_EVICT_RANDOM] = &uvm_evict_random,
+};
+
+static unsigned int uvm_evict_default = UVM_EVICT_LRU;
+static unsigned long long uvm_evict_seed;
+
+static int evict_policy_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int i;
+
+	for (i = 0; i < UVM_EVICT_COUNT; i++) {
+		if (sysfs_streq(val, uvm_evict_policies[i]->name)) {
+			WRITE_ONCE(uvm_evict_default, i);
+			return 0;
+		}
+	}
+	pr_err("uvm: evict_policy must be one of lru, fifo, lfu, random\n");
+	return -EINVAL;
+}
+
+static int evict_policy_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%s\n",
+			  uvm_evict_policies[READ_ONCE(uvm_evict_default)]->name);
+}
+
+static const struct kernel_param_ops evict_policy_ops = {
+	.set = evict_policy_set,
+	.get = evict_policy_get,
+};
+module_param_cb(evict_policy, &evict_policy_ops, NULL, 0644);
+MODULE_PARM_DESC(evict_policy,
+		 "order of eviction victims: lru (default), fifo, lfu, random");
+module_param_named(evict_seed, uvm_evict_seed, ullong, 0644);
+MODULE_PARM_DESC(evict_seed, "seed of the random eviction policy (default 0)");
+
+void uvm_perf_va_init(struct uvm_perf_va *perf)
+{
+	spin_lock_init(&perf->lock);
+	perf->overrides = 0;
+	atomic64_set(&perf->evict_nth, 0);
+	atomic64_set(&perf->chunk_seq, 0);
+}
+
+/* UVM_EVICT_* in force for @perf's VA space, and its seed in *@seed. */
+static unsigned int perf_evict_id(struct uvm_perf_va *perf, u64 *seed)
+{
+	unsigned int id;
+
+	spin_lock(&perf->lock);
+	if (perf->overrides & UVM_PERF_EVICT) {
+		id = perf->evict_policy;
+		*seed = perf->evict_seed;
+	} else {
+		id = READ_ONCE(uvm_evict_default);
+		*seed = READ_ONCE(uvm_evict_seed);
+	}
+	spin_unlock(&perf->lock);
+	return id;
+}
+
+/**
+ * uvm_perf_evict_policy() - the eviction policy in force for @perf's VA
+ * space, and its seed in *@seed.
+ * @perf: the VA space's policies.
+ * @seed: set to the random policy's seed.
+ */
+const struct uvm_evict_policy *uvm_perf_evict_policy(struct uvm_perf_va *perf,
+						     u64 *seed)
+{
+	return uvm_evict_policies[perf_evict_id(perf, seed)];
+}
+
+/* Device faults per batch for @perf's VA space. */
+unsigned int uvm_perf_fault_batch(struct uvm_perf_va *perf)
+{
+	if (READ_ONCE(perf->overrides) & UVM_PERF_FAULT_BATCH)
+		return READ_ONCE(perf->fault_batch);
+	return READ_ONCE(uvm_fault_batch);
+}
+
+static int perf_check(const struct uvm_perf *args, bool set)
+{
+	unsigned int i;
+
+	if (args->version != UVM_PERF_VERSION || args->overrides)
+		return -EINVAL;
+	for (i = 0; i < ARRAY_SIZE(args->reserved); i++)
+		if (args->reserved[i])
+			return -EINVAL;
+	if (!set)
+		return args->set || args->flags ? -EINVAL : 0;
+	if ((args->set & ~UVM_PERF_ALL) || (args->flags & ~UVM_PERF_RESET))
+		return -EINVAL;
+	if (args->flags & UVM_PERF_RESET)
+		return 0;
+	if ((args->set & UVM_PERF_EVICT) && args->evict_policy >= UVM_EVICT_COUNT)
+		return -EINVAL;
+	if ((args->set & UVM_PERF_FAULT_BATCH) &&
+	    (!args->fault_batch || args->fault_batch > UVM_ACCESS_MAX))
+		return -EINVAL;
+	return 0;
+}
+
+/**
+ * uvm_perf_set() - UVM_IOCTL_PERF_SET: override (or, with UVM_PERF_RESET,
+ * stop overriding) the policies of @args->set for @perf's VA space.
+ * @perf: the VA space's policies.
+ * @args: the request, checked whole before anything changes.
+ *
+ * Return: 0 or -EINVAL (nothing changed).
+ */
+int uvm_perf_set(struct uvm_perf_va *perf, struct uvm_perf *args)
+{
+	int ret = perf_check(args, true);
+
+	if (ret)
+		return ret;
+	spin_lock(&perf->lock);
+	if (args->flags & UVM_PERF_RESET) {
+		WRITE_ONCE(perf->overrides, perf->overrides & ~args->set);
+	} else {
+		if (args->set & UVM_PERF_EVICT) {
+			perf->evict_policy = args->evict_policy;
+			perf->evict_seed = args->evict_seed;
+			atomic64_set(&perf->evict_nth, 0);
+		}
+		if (args->set & UVM_PERF_FAULT_BATCH)
+			WRITE_ONCE(perf->fault_batch, args->fault_batch);
+		WRITE_ONCE(perf->overrides, perf->overrides | args->set);
+	}
+	spin_unlock(&perf->lock);
+	return 0;
+}
+
+/**
+ * uvm_perf_get() - UVM_IOCTL_PERF_GET: the policies in force for @perf's
+ * VA space and which of them it overrides.
+ * @perf: the VA space's policies.
+ * @args: in: version, zero elsewhere; out: the policies.
+ *
+ * Return: 0 or -EINVAL.
+ */
+int uvm_perf_get(struct uvm_perf_va *perf, struct uvm_perf *args)
+{
+	u64 seed;
+	int ret = perf_check(args, false);
+
+	if (ret)
+		return ret;
+	args->evict_policy = perf_evict_id(perf, &seed);
+	args->evict_seed = seed;
+	args->fault_batch = uvm_perf_fault_batch(perf);
+	args->overrides = READ_ONCE(perf->overrides);
+	return 0;
+}

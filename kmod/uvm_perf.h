@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * uvm_perf.h - the memory-management policies of a VA space: the module's
+ * defaults (module parameters, writable at run time) and a VA space's
+ * overrides (UVM_IOCTL_PERF_SET).
+ */
+#ifndef __UVM_PERF_H__
+#define __UVM_PERF_H__
+
+#include <linux/atomic.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+
+struct uvm_evict_policy;
+struct uvm_perf;
+
+/**
+ * struct uvm_perf_va - a VA space's policies.
+ * @lock: protects @overrides, @evict_policy, @evict_seed and @fault_batch
+ *	  against a concurrent UVM_IOCTL_PERF_SET (readers of one field use
+ *	  READ_ONCE() and need no lock).
+ * @overrides: UVM_PERF_* bits: the policies set for this VA space; the
+ *	       others follow the module parameters.
+ * @evict_policy: UVM_EVICT_*, if overridden.
+ * @evict_seed: the random policy's seed, if overridden.
+ * @fault_batch: faults per device fault batch, if overridden.
+ * @evict_nth: victims this VA space's policy chose (the random policy's
+ *	       sequence).
+ * @chunk_seq: device chunks this VA space allocated (their order).
+ */
+struct uvm_perf_va {
+	spinlock_t lock;	/* Protects the policy fields against PERF_SET */
+	u32 overrides;
+	u32 evict_policy;
+	u64 evict_seed;
+	u32 fault_batch;
+	atomic64_t evict_nth;
+	atomic64_t chunk_seq;
+};
+
+void uvm_perf_va_init(struct uvm_perf_va *perf);
+const struct uvm_evict_policy *uvm_perf_evict_policy(struct uvm_perf_va *perf,
+						     u64 *seed);
+unsigned int uvm_perf_fault_batch(struct uvm_perf_va *perf);
+int uvm_perf_set(struct uvm_perf_va *perf, struct uvm_perf *args);
+int uvm_perf_get(struct uvm_perf_va *perf, struct uvm_perf *args);
+
+#endif /* __UVM_PERF_H__ */

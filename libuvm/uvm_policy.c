@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: MIT
+/*
+ * uvm_policy.c - native API: the memory-management policies of a context's
+ * VA space (UVM_IOCTL_PERF_SET/GET), and the UVM_POLICY string that sets
+ * them for unmodified programs (read when a context is created).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "uvm_kabi.h"
+
+_Static_assert(UVM_POLICY_EVICT_RANDOM == UVM_EVICT_RANDOM, "evict");
+_Static_assert(UVM_POLICY_EVICT == UVM_PERF_EVICT, "perf");
+_Static_assert(UVM_POLICY_FAULT_BATCH == UVM_PERF_FAULT_BATCH, "perf");
+
+static const char *const evict_names[UVM_EVICT_COUNT] = {
+	[UVM_EVICT_LRU] = "lru", [UVM_EVICT_FIFO] = "fifo",
+	[UVM_EVICT_LFU] = "lfu", [UVM_EVICT_RANDOM] = "random",
+};
+
+uvm_public int uvm_policy_get(struct uvm_context *ctx, struct uvm_policy_info *info)
+{
+	struct uvm_perf args;
+	int ret;
+
+	if (!ctx || !info)
+		return -EINVAL;
+	uvm_memclear(args);
+	args.version = UVM_PERF_VERSION;
+	ret = uvm_ioctl(ctx->fd, UVM_IOCTL_PERF_GET, &args);
+	if (ret)
+		return ret;
+	info->overrides = args.overrides;
+	info->evict_policy = args.evict_policy;
+	info->evict_seed = args.evict_seed;
+	info->fault_batch = args.fault_batch;
+	return 0;
+}
+
+static int policy_perf_set(struct uvm_context *ctx, uint32_t which, uint32_t flags,
+			   const struct uvm_policy_info *info)
+{
+	struct uvm_perf args;
+
+	uvm_memclear(args);
+	args.version = UVM_PERF_VERSION;
+	args.set = which;
+	args.flags = flags;
+	if (info) {
+		args.evict_policy = info->evict_policy;
+		args.evict_seed = info->evict_seed;
+		args.fault_batch = info->fault_batch;
+	}
+	return uvm_ioctl(ctx->fd, UVM_IOCTL_PERF_SET, &args);
+}
+
+uvm_public int uvm_policy_set(struct uvm_context *ctx, uint32_t which,
+			      const struct uvm_policy_info *info)
+{
+	if (!ctx || !info || !which)
+		return -EINVAL;
+	return policy_perf_set(ctx, which, 0, info);
+}
+
+uvm_public int uvm_policy_reset(struct uvm_context *ctx, uint32_t which)
+{
+	if (!ctx || !which)
+		return -EINVAL;
+	return policy_perf_set(ctx, which, UVM_PERF_RESET, NULL);
+}
+
+/* A whole decimal number in [@min, @max] from [@s, @end). */
+static int parse_u64(const char *s, const char *end, uint64_t min, uint64_t max,
+		     uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (s == end)
+		return -EINVAL;
+	for (; s < end; s++) {
+		if (!isdigit((unsigned char)*s) || v > (UINT64_MAX - 9) / 10)
+			return -EINVAL;
+		v = v * 10 + (uint64_t)(*s - '0');
+	}
+	if (v < min || v > max)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+/* Is [@s, @end) exactly @word? */
+static int word_is(const char *s, const char *end, const char *word)
+{
+	size_t n = strlen(word);
+
+	return (size_t)(end - s) == n && !memcmp(s, word, n);
+}
+
+/* evict=NAME[:SEED] */
+static int parse_evict(const char *v, const char *end, struct uvm_policy_info *p)
+{
+	const char *colon = memchr(v, ':', (size_t)(end - v));
+	const char *name_end = colon ? colon : end;
+	unsigned int i;
+
+	p->evict_seed = 0;
+	if (colon && parse_u64(colon + 1, end, 0, UINT64_MAX, &p->evict_seed))
+		return -EINVAL;
+	for (i = 0; i < UVM_EVICT_COUNT; i++) {
+		if (word_is(v, name_end, evict_names[i])) {
+			p->evict_policy = i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+/* One KEY=VALUE item [@s, @end) into @p and @which. */
+static int parse_item(const char *s, const char *end, struct uvm_policy_info *p,
+		      uint32_t *which)
+{
+	const char *eq = memchr(s, '=', (size_t)(end - s));
+	uint64_t n;
+
+	if (!eq)
+		return -EINVAL;
+	if (word_is(s, eq, "evict")) {
+		*which |= UVM_POLICY_EVICT;
+		return parse_evict(eq + 1, end, p);
+	}
+	if (word_is(s, eq, "batch")) {
+		*which |= UVM_POLICY_FAULT_BATCH;
+		if (parse_u64(eq + 1, end, 1, UVM_ACCESS_MAX, &n))
+			return -EINVAL;
+		p->fault_batch = (uint32_t)n;
+		return 0;
+	}
+	/* Today's behaviour is all this module has of these two. */
+	if (word_is(s, eq, "prefetch") || word_is(s, eq, "thrash"))
+		return word_is(eq + 1, end, "none") ? 0 : -EOPNOTSUPP;
+	if (end - s > 3 && !memcmp(s, "cap", 3))
+		return -EOPNOTSUPP;
+	return -EINVAL;
+}
+
+uvm_public int uvm_policy_apply(struct uvm_context *ctx, const char *spec, const char **err)
+{
+	struct uvm_policy_info p = { 0 };
+	const char *s, *end;
+	uint32_t which = 0;
+	int ret;
+
+	if (err)
+		*err = NULL;
+	if (!ctx || !spec)
+		return -EINVAL;
+	for (s = spec; *spec; s = end + 1) {
+		end = strchr(s, ',');
+		if (!end)
+			end = s + strlen(s);
+		ret = parse_item(s, end, &p, &which);	/* "" too: malformed */
+		if (ret) {
+			if (err)
+				*err = s;
+			return ret;
+		}
+		if (!*end)
+			break;
+	}
+	return which ? policy_perf_set(ctx, which, 0, &p) : 0;
+}
+
+/**
+ * uvm_policy_from_env() - apply UVM_POLICY, if set, to a new context.
+ * @ctx: the context.
+ *
+ * A malformed value is an error, said on stderr, never ignored.
+ *
+ * Return: 0 or -errno.
+ */
+int uvm_policy_from_env(struct uvm_context *ctx)
+{
+	const char *spec = getenv("UVM_POLICY"), *bad;
+	int ret;
+
+	if (!spec || !*spec)
+		return 0;
+	ret = uvm_policy_apply(ctx, spec, &bad);
+	if (ret)
+		fprintf(stderr, "libuvm: UVM_POLICY=\"%s\": %s at \"%s\" (known: evict=lru|fifo|lfu|random[:SEED], batch=1..4096, prefetch=none, thrash=none)\n",
+			spec, ret == -EOPNOTSUPP ? "policy not supported by this module" :
+			"malformed", bad ? bad : spec);
+	return ret;
+}

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0
+// LDLIBS: -luvm
+/*
+ * libuvm's policy API and the UVM_POLICY environment variable: a context
+ * created under UVM_POLICY runs under it; a malformed value fails the
+ * context's creation (and so the CUDA runtime's initialisation) with a
+ * clear message instead of being ignored; uvm_policy_set/get/reset.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../../include/uvm/uvm.h"
+#include "kselftest_harness.h"
+
+/* uvm_open() under UVM_POLICY=@spec: its result, and the policies in *@p. */
+static int open_under(const char *spec, struct uvm_policy_info *p)
+{
+	struct uvm_context *ctx;
+	int ret;
+
+	setenv("UVM_POLICY", spec, 1);
+	ret = uvm_open(&ctx);
+	unsetenv("UVM_POLICY");
+	if (ret)
+		return ret;
+	ret = uvm_policy_get(ctx, p);
+	uvm_close(ctx);
+	return ret;
+}
+
+TEST(env_sets_the_policies)
+{
+	struct uvm_policy_info p;
+
+	ASSERT_EQ(0, open_under("evict=fifo,batch=64", &p));
+	EXPECT_EQ(UVM_POLICY_EVICT_FIFO, p.evict_policy);
+	EXPECT_EQ(64u, p.fault_batch);
+	EXPECT_EQ(UVM_POLICY_EVICT | UVM_POLICY_FAULT_BATCH, p.overrides);
+	ASSERT_EQ(0, open_under("evict=random:77", &p));
+	EXPECT_EQ(UVM_POLICY_EVICT_RANDOM, p.evict_policy);
+	EXPECT_EQ(77u, p.evict_seed);
+	EXPECT_EQ(UVM_POLICY_EVICT, p.overrides);
+	ASSERT_EQ(0, open_under("prefetch=none,thrash=none", &p));
+	EXPECT_EQ(0u, p.overrides);
+	ASSERT_EQ(0, open_under("", &p));
+	EXPECT_EQ(0u, p.overrides);
+}
+
+TEST(malformed_env_fails_the_context)
+{
+	static const char *const bad[] = {
+		"evict=mru", "evict=", "evict", "batch=0", "batch=4097",
+		"batch=12x", "foo=1", "evict=fifo,", ",evict=fifo",
+		"evict=random:", "evict=random:-1", "evict=lru batch=4",
+		"evict=fifo,bogus=1",
+	};
+	struct uvm_policy_info p;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		EXPECT_EQ(-EINVAL, open_under(bad[i], &p)) {
+			TH_LOG("bad value number %u", i);
+		}
+	/* Policies this module does not have yet: a clear "not supported". */
+	EXPECT_EQ(-EOPNOTSUPP, open_under("prefetch=density:51", &p));
+	EXPECT_EQ(-EOPNOTSUPP, open_under("thrash=pin", &p));
+	EXPECT_EQ(-EOPNOTSUPP, open_under("cap0=96M", &p));
+}
+
+TEST(apply_is_all_or_nothing_and_says_where)
+{
+	struct uvm_context *ctx;
+	struct uvm_policy_info p;
+	const char *spec = "evict=lfu,batch=99999", *err = NULL;
+
+	ASSERT_EQ(0, uvm_open(&ctx));
+	EXPECT_EQ(-EINVAL, uvm_policy_apply(ctx, spec, &err));
+	EXPECT_EQ(spec + 10, err);
+	ASSERT_EQ(0, uvm_policy_get(ctx, &p));
+	EXPECT_EQ(0u, p.overrides);
+	EXPECT_EQ(0, uvm_policy_apply(ctx, "evict=lfu,batch=32", &err));
+	ASSERT_EQ(0, uvm_policy_get(ctx, &p));
+	EXPECT_EQ(UVM_POLICY_EVICT_LFU, p.evict_policy);
+	EXPECT_EQ(32u, p.fault_batch);
+	EXPECT_EQ(0, uvm_policy_reset(ctx, UVM_POLICY_EVICT));
+	ASSERT_EQ(0, uvm_policy_get(ctx, &p));
+	EXPECT_EQ(UVM_POLICY_FAULT_BATCH, p.overrides);
+	EXPECT_EQ(32u, p.fault_batch);
+	p.evict_policy = 9;
+	EXPECT_EQ(-EINVAL, uvm_policy_set(ctx, UVM_POLICY_EVICT, &p));
+	EXPECT_EQ(-EINVAL, uvm_policy_set(ctx, 0, &p));
+	EXPECT_EQ(-EINVAL, uvm_policy_set(ctx, 1U << 9, &p));
+	EXPECT_EQ(-EINVAL, uvm_policy_get(NULL, &p));
+	EXPECT_EQ(-EINVAL, uvm_policy_apply(ctx, NULL, NULL));
+	uvm_close(ctx);
+}
+
+TEST_HARNESS_MAIN
