@@ -41,6 +41,12 @@
  *                            page migrates once, no eviction)  (>= 0.5)
  *   oversub_sweep_2x_vs_resident  the same / repeated sweeps that fit (all
  *                            resident, no faults): informational
+ *   oversub_<R>pct_<policy>  steady-state sweeps over R = 125 and 150 % of
+ *                            the device's memory with the VA space's
+ *                            eviction policy lru, fifo, lfu or random
+ *                            (docs/policies.md) / the same sweep under lru:
+ *                            informational (a cyclic sweep is every
+ *                            policy's worst case but random's)
  *
  * The device: the smallest one (--backend pci|emulated: the smallest of that
  * backend; --device N: that id). The oversubscription figures need a small
@@ -394,6 +400,54 @@ static void bench_oversub(uint64_t dev_mem, int reps)
 	       median(warm, reps), "informational");
 }
 
+static void set_evict_policy(uint32_t policy)
+{
+	struct uvm_perf p = {
+		.version = UVM_PERF_VERSION, .set = UVM_PERF_EVICT,
+		.evict_policy = policy, .evict_seed = 1,
+	};
+
+	xioctl(UVM_IOCTL_PERF_SET, &p, "UVM_IOCTL_PERF_SET");
+}
+
+/* Steady-state sweeps over @pct % of the device under each eviction policy. */
+static void bench_evict_policies(uint64_t dev_mem, int reps)
+{
+	static const char *const names[UVM_EVICT_COUNT] = {
+		"lru", "fifo", "lfu", "random",
+	};
+	static const unsigned int pcts[] = { 125, 150 };
+	double gbs[UVM_EVICT_COUNT], v[MAX_REPS];
+	unsigned int k, pol;
+	char name[64], base[256];
+	size_t len;
+	char *m;
+	int i;
+
+	for (k = 0; k < sizeof(pcts) / sizeof(pcts[0]); k++) {
+		len = dev_mem / 100 * pcts[k] / page_size * page_size;
+		for (pol = 0; pol < UVM_EVICT_COUNT; pol++) {
+			set_evict_policy(pol);
+			m = map_managed(len);
+			touch(m, len, 7);
+			sweep(m, len, NULL);	/* fills the device */
+			for (i = 0; i < reps; i++)
+				v[i] = len / sweep(m, len, NULL) / 1e9;
+			gbs[pol] = median(v, reps);
+			munmap(m, len);
+		}
+		for (pol = 0; pol < UVM_EVICT_COUNT; pol++) {
+			snprintf(name, sizeof(name), "oversub_%upct_%s", pcts[k],
+				 names[pol]);
+			snprintf(base, sizeof(base), "the same sweep under lru (%s)",
+				 dev_desc);
+			report(name, gbs[pol], "GB/s", base, gbs[UVM_EVICT_LRU],
+			       "informational");
+		}
+	}
+	set_evict_policy(UVM_EVICT_LRU);
+}
+
 int main(int argc, char **argv)
 {
 	size_t len = 16 * MIB, warm_len;
@@ -443,12 +497,14 @@ int main(int argc, char **argv)
 	munmap(warm, warm_len);
 
 	bench_throughput(len, reps);
-	if (dev_mem <= max_oversub)
+	if (dev_mem <= max_oversub) {
 		bench_oversub(dev_mem, reps);
-	else
+		bench_evict_policies(dev_mem, reps);
+	} else {
 		fprintf(stderr, "device_bench: %s is larger than %llu MiB: no "
 			"oversubscription figures (run the VM with --emulated 1 "
 			"--emulated-mb 64)\n", dev_desc,
 			(unsigned long long)(max_oversub >> 20));
+	}
 	return 0;
 }

@@ -13,8 +13,10 @@
  * seed. Every byte survives every eviction. Bad input changes nothing.
  * Group "oversub" (64 MiB devices).
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <sys/wait.h>
+#include <time.h>
 
 #include "kselftest_harness.h"
 #include "alloc_util.h"
@@ -327,6 +329,79 @@ TEST(fault_batch_per_va_space)
 	EXPECT_EQ(UVM_PERF_FAULT_BATCH, p.overrides);
 	munmap(m, 2 * 16 * 65536);
 	close(fd);
+}
+
+struct flipper {
+	int fd;
+	volatile int stop;
+	unsigned long flips;
+};
+
+/* Change the VA space's policy and the module's default, round and round. */
+static void *flip_policies(void *arg)
+{
+	static const char *const names[] = { "fifo", "lfu", "random", "lru" };
+	struct flipper *f = arg;
+	unsigned int i = 0;
+
+	while (!f->stop) {
+		perf_set_evict(f->fd, i % UVM_EVICT_COUNT, i);
+		uvm_write_str(PARAM "evict_policy", names[i % 4]);
+		if (i % 3 == 0) {
+			struct uvm_perf r = {
+				.version = UVM_PERF_VERSION,
+				.set = UVM_PERF_EVICT, .flags = UVM_PERF_RESET,
+			};
+
+			uvm_ioctl(f->fd, UVM_IOCTL_PERF_SET, &r);
+		}
+		i++;
+		f->flips++;
+		usleep(2000);
+	}
+	return NULL;
+}
+
+/*
+ * Policies changed while another thread's device accesses evict: every
+ * byte the device reads and every byte the CPU reads afterwards is right.
+ */
+TEST(policies_change_while_a_thread_evicts)
+{
+	struct flipper f = { .fd = uvm_open() };
+	unsigned char *buf = malloc(64 * 1024);
+	int dev, pass, bad = 0;
+	pthread_t t;
+	size_t len, off, i;
+	char *m;
+
+	ASSERT_LE(0, f.fd);
+	ASSERT_NE(NULL, buf);
+	dev = first_device(f.fd);
+	ASSERT_LE(0, dev);
+	len = uvm_dev_free(f.fd, dev) / BLK * BLK * 3 / 2;
+	m = uvm_map(f.fd, len);
+	ASSERT_NE(NULL, m);
+	uvm_fill(m, len, 99);
+	ASSERT_EQ(0, pthread_create(&t, NULL, flip_policies, &f));
+	for (pass = 0; pass < 3; pass++) {
+		for (off = 0; off < len; off += 64 * 1024) {
+			ASSERT_EQ(0, uvm_dev_read(f.fd, dev, m + off, 64 * 1024,
+						  buf));
+			for (i = 0; i < 64 * 1024; i++)
+				bad += buf[i] != uvm_pattern(99, off + i);
+		}
+	}
+	f.stop = 1;
+	pthread_join(t, NULL);
+	EXPECT_EQ(0, bad);
+	EXPECT_LT(0u, f.flips);
+	EXPECT_LT(0u, uvm_stat(f.fd, UVM_STAT_EVICTIONS, UVM_STATS_VA_SPACE));
+	EXPECT_EQ(0, uvm_check(m, len, 99));
+	EXPECT_EQ(0, uvm_write_str(PARAM "evict_policy", "lru"));
+	munmap(m, len);
+	close(f.fd);
+	free(buf);
 }
 
 TEST_HARNESS_MAIN
