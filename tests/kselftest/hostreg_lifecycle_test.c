@@ -125,6 +125,27 @@ TEST_F(reg, munmap_unpins)
 	munmap(q, N);
 }
 
+/*
+ * A buffer registered, then unmapped without unregistering; new memory at
+ * the same address registers at once (the lookup reaps the registration
+ * the unmap killed first; docs/reliability.md F6 is the concurrent case).
+ */
+TEST_F(reg, register_again_where_an_unmap_killed_one)
+{
+	char *q = anon(N), *r;
+
+	ASSERT_NE(NULL, q);
+	ASSERT_EQ(0, hreg(self->fd, q, N, 0));
+	ASSERT_EQ(0, munmap(q, N));
+	r = mmap(q, N, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE | MAP_POPULATE,
+		 -1, 0);
+	ASSERT_EQ(q, r);
+	EXPECT_EQ(0, hreg(self->fd, r, N, 0));
+	EXPECT_EQ(0, hunreg(self->fd, r));
+	munmap(r, N);
+}
+
 TEST_F(reg, exit_while_registered)
 {
 	uint64_t before = counters(self->fd).pinned_pages;
