@@ -283,6 +283,28 @@ static int io_summary(struct fz_thread *t, int fd)
 	return fz_call(t, fd, UVM_IOCTL_VA_SPACE_SUMMARY, &a, sizeof(a));
 }
 
+/* The VA space's policies: mostly valid overrides and resets, some junk. */
+static int io_perf(struct fz_thread *t, int fd)
+{
+	struct uvm_perf a = {
+		.version = fz_chance(t, 95) ? UVM_PERF_VERSION : fz_u32(t),
+		.set = fz_chance(t, 90) ? fz_below(t, UVM_PERF_ALL + 1) : fz_u32(t),
+		.flags = fz_chance(t, 80) ? 0 : fz_below(t, 3),
+		.evict_policy = fz_chance(t, 90) ? fz_below(t, UVM_EVICT_COUNT) : fz_u32(t),
+		.fault_batch = fz_chance(t, 90) ? 1 + fz_below(t, 512) : fz_u32(t),
+		.evict_seed = fz_u32(t),
+	};
+
+	if (fz_chance(t, 3))
+		a.reserved[fz_below(t, 6)] = fz_u32(t) | 1;
+	if (fz_chance(t, 30)) {
+		a.set = 0;
+		a.flags = 0;
+		return fz_call(t, fd, UVM_IOCTL_PERF_GET, &a, sizeof(a));
+	}
+	return fz_call(t, fd, UVM_IOCTL_PERF_SET, &a, sizeof(a));
+}
+
 static int io_alloc_device(struct fz_thread *t, int fd)
 {
 	struct uvm_alloc_device a = {
@@ -505,7 +527,7 @@ static fz_io_fn *const fz_io[] = {
 	io_discard, io_stats, io_summary, io_get_info, io_test_devmem,
 	io_alloc_device, io_alloc_host, io_free, io_host_register,
 	io_host_unregister, io_ptr_info, io_memcpy, io_memset, io_mem_counters,
-	io_random, io_drm,
+	io_random, io_drm, io_perf,
 };
 
 /* Their names for --skip / --only (parts of the ioctl operations). */
@@ -515,6 +537,7 @@ static const char *const fz_io_names[] = {
 	"io_get_info", "io_test_devmem", "io_alloc_device", "io_alloc_host",
 	"io_free", "io_host_register", "io_host_unregister", "io_ptr_info",
 	"io_memcpy", "io_memset", "io_mem_counters", "io_random", "io_drm",
+	"io_perf",
 };
 
 /* Ioctl @which (any index: taken modulo the table) on @fd. */
