@@ -293,26 +293,34 @@ void uvm_hostreg_release(struct uvm_hostreg *reg)
  * may recurse into reclaim, which runs notifiers) nor remove itself: it
  * queues the registration on @as->dead with a reference of the queue's own,
  * and whoever looks registrations up next unlinks it here.
+ *
+ * The queue is emptied and its registrations unlinked under one hold of
+ * @as->lock: a lookup that then finds the queue empty (without the lock)
+ * can no longer find a dead registration in the table. Emptying it first
+ * and unlinking entry by entry after let a concurrent HOST_REGISTER see
+ * an empty queue and still meet the dead registration of a freed buffer at
+ * its fresh buffer's address (-EEXIST: docs/reliability.md, F6).
  */
 void uvm_hostreg_reap(struct uvm_alloc_space *as)
 {
 	struct uvm_hostreg *reg, *tmp;
 	LIST_HEAD(dead);
-	bool linked;
 
 	if (list_empty_careful(&as->dead))
 		return;
+	mutex_lock(&as->lock);
 	spin_lock(&as->dead_lock);
 	list_splice_init(&as->dead, &dead);
 	spin_unlock(&as->dead_lock);
+	list_for_each_entry(reg, &dead, dead_link) {
+		reg->reaped = reg->obj.linked;
+		if (reg->reaped)
+			uvm_obj_unlink_locked(as, &reg->obj);
+	}
+	mutex_unlock(&as->lock);
 	list_for_each_entry_safe(reg, tmp, &dead, dead_link) {
 		list_del_init(&reg->dead_link);
-		mutex_lock(&as->lock);
-		linked = reg->obj.linked;
-		if (linked)
-			uvm_obj_unlink_locked(as, &reg->obj);
-		mutex_unlock(&as->lock);
-		if (linked)
+		if (reg->reaped)
 			uvm_obj_put(&reg->obj);		/* the table's */
 		uvm_obj_put(&reg->obj);			/* the queue's */
 	}

@@ -35,7 +35,10 @@ struct uvm_host_unregister;
  * @notifier: invalidation notifier on [start, start + size).
  * @as: the table it belongs to.
  * @mm: the mm the pages are charged to (the VA space's, held by it).
- * @dead_link: entry of @as->dead (under @as->dead_lock).
+ * @dead_link: entry of @as->dead (under @as->dead_lock), then of the
+ *	reaper's private list.
+ * @reaped: the reaper unlinked it from the table (the reaper's own, set
+ *	under @as->lock while it is on the reaper's private list).
  */
 struct uvm_hostreg {
 	struct uvm_obj obj;
@@ -49,6 +52,7 @@ struct uvm_hostreg {
 	struct uvm_alloc_space *as;
 	struct mm_struct *mm;
 	struct list_head dead_link;
+	bool reaped;
 };
 
 int uvm_host_register_ioctl(struct uvm_va_space *va_space, void *data);

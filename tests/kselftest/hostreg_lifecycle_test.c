@@ -3,6 +3,8 @@
  * hostreg_lifecycle_test - UVM_IOCTL_HOST_REGISTER / UNREGISTER: pinning,
  * counters, unmap and exit while registered, every error path.
  */
+#include <pthread.h>
+
 #include "kselftest_harness.h"
 #include "alloc_util.h"
 
@@ -144,6 +146,65 @@ TEST_F(reg, register_again_where_an_unmap_killed_one)
 	EXPECT_EQ(0, hreg(self->fd, r, N, 0));
 	EXPECT_EQ(0, hunreg(self->fd, r));
 	munmap(r, N);
+}
+
+/*
+ * F6 (docs/reliability.md): one thread reaps a long queue of registrations
+ * a munmap killed while another registers fresh memory at the address of
+ * the last one queued. The second thread's lookup finds the queue already
+ * emptied by the first; before the fix the first unlinked the entries one
+ * by one afterwards, so the second met the dead registration (EEXIST).
+ */
+#define F6_REGS		2048
+#define F6_ROUNDS	12
+
+struct f6_reaper {
+	int fd;
+	volatile int go;
+};
+
+static void *f6_reap(void *arg)
+{
+	struct f6_reaper *r = arg;
+
+	while (!r->go)
+		;
+	hunreg(r->fd, NULL);	/* a lookup: reaps the queue, then ENOENT */
+	return NULL;
+}
+
+TEST_F(reg, register_while_another_thread_reaps)
+{
+	size_t len = (size_t)F6_REGS * PAGE;
+	int round, i, eexist = 0;
+
+	for (round = 0; round < F6_ROUNDS; round++) {
+		struct f6_reaper r = { .fd = self->fd };
+		char *q = anon(len), *last;
+		pthread_t t;
+		int ret;
+
+		ASSERT_NE(NULL, q);
+		for (i = 0; i < F6_REGS; i++)
+			ASSERT_EQ(0, hreg(self->fd, q + (size_t)i * PAGE, PAGE, 0));
+		ASSERT_EQ(0, munmap(q, len));	/* kills all: queued dead */
+		last = q + len - PAGE;
+		ASSERT_EQ(last, mmap(last, PAGE, PROT_READ | PROT_WRITE,
+				     MAP_PRIVATE | MAP_ANONYMOUS |
+				     MAP_FIXED_NOREPLACE | MAP_POPULATE, -1, 0));
+		ASSERT_EQ(0, pthread_create(&t, NULL, f6_reap, &r));
+		r.go = 1;
+		usleep(round * 200);	/* land inside the reaper's loop */
+		ret = hreg(self->fd, last, PAGE, 0);
+		pthread_join(t, NULL);
+		if (ret == -EEXIST)
+			eexist++;
+		else
+			EXPECT_EQ(0, ret);
+		hunreg(self->fd, last);
+		munmap(last, PAGE);
+	}
+	EXPECT_EQ(0, eexist);
 }
 
 TEST_F(reg, exit_while_registered)
