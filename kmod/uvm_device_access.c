@@ -43,6 +43,8 @@
 #include "uvm_drv.h"
 #include "uvm_evict.h"
 #include "uvm_managed.h"
+#include "uvm_perf.h"
+#include "uvm_prefetch_policy.h"
 #include "uvm_trace.h"
 
 unsigned int uvm_fault_batch = 256;
@@ -109,6 +111,9 @@ struct access_ctx {
 	unsigned int nfaults;
 	unsigned int batch;
 	u32 faults_total;
+	struct uvm_prefetch_conf pf;	/* the prefetch policy of this call */
+	struct uvm_prefetch_range ranges[UVM_SEQ_STREAMS];
+	unsigned int nranges;		/* sequential prefetch of the batch */
 	u8 *bounce;
 	struct uvm_fault_op *fly_op;	/* storage of the service in flight */
 	struct uvm_va_block *fly;	/* its block, locked; or NULL */
@@ -284,20 +289,39 @@ static int cmp_ulong(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Pages of the batch's prefetch ranges inside the block at @bstart. */
+static void access_range_bits(struct access_ctx *c, unsigned long bstart,
+			      unsigned long *bits)
+{
+	unsigned long lo, hi, bend = bstart + UVM_BLOCK_SIZE;
+	unsigned int r;
+
+	bitmap_zero(bits, UVM_BLOCK_PAGES);
+	for (r = 0; r < c->nranges; r++) {
+		lo = max(c->ranges[r].start, bstart);
+		hi = min(c->ranges[r].end, bend);
+		if (lo < hi)
+			bitmap_set(bits, uvm_block_index(lo),
+				   (hi - lo) >> PAGE_SHIFT);
+	}
+}
+
 /*
- * Service the faults of one block: [from, to) of the sorted batch. @fly:
- * leave its migration in flight (see DOC).
+ * Service the faults of the block at @bstart: [from, to) of the sorted
+ * batch, and the prefetch ranges' pages in it. @fly: leave its migration
+ * in flight (see DOC).
  */
-static int access_service_block(struct access_ctx *c, unsigned int from,
-				unsigned int to, bool fly)
+static int access_service_block(struct access_ctx *c, unsigned long bstart,
+				unsigned int from, unsigned int to, bool fly)
 {
 	DECLARE_BITMAP(faults, UVM_BLOCK_PAGES);
 	DECLARE_BITMAP(write, UVM_BLOCK_PAGES);
+	DECLARE_BITMAP(pf, UVM_BLOCK_PAGES);
 	struct uvm_va_block *block;
 	unsigned int k, i;
 	int ret;
 
-	block = uvm_block_get(c->mgd, c->fault_va[from]);
+	block = uvm_block_get(c->mgd, bstart);
 	if (!block)
 		return -ENOMEM;
 	bitmap_zero(faults, UVM_BLOCK_PAGES);
@@ -308,20 +332,122 @@ static int access_service_block(struct access_ctx *c, unsigned int from,
 		if (c->fault_va[k] & 1)
 			set_bit(i, write);
 	}
+	access_range_bits(c, bstart, pf);
 	mutex_lock(&block->lock);
 	if (fly) {
 		ret = uvm_block_service_faults_begin_locked(c->fly_op, block,
 							    c->udev, faults,
-							    write);
+							    write, pf, &c->pf);
 		if (!ret) {
 			c->fly = block;
 			return 0;
 		}
 	} else {
 		ret = uvm_block_service_faults_locked(block, c->udev, faults,
-						      write);
+						      write, pf, &c->pf);
 	}
 	mutex_unlock(&block->lock);
+	return ret;
+}
+
+/* Sort the batch's faults by page and merge duplicates (a write wins). */
+static unsigned int access_sort_merge(struct access_ctx *c)
+{
+	unsigned int k, n = 0;
+
+	/* A sweep gathers its faults in order: sort only when needed. */
+	for (k = 1; k < c->nfaults; k++)
+		if (cmp_ulong(&c->fault_va[k - 1], &c->fault_va[k]) > 0)
+			break;
+	if (k < c->nfaults)
+		sort(c->fault_va, c->nfaults, sizeof(*c->fault_va), cmp_ulong,
+		     NULL);
+	for (k = 0; k < c->nfaults; k++) {
+		if (n && (c->fault_va[n - 1] & PAGE_MASK) ==
+			 (c->fault_va[k] & PAGE_MASK))
+			c->fault_va[n - 1] |= c->fault_va[k];
+		else
+			c->fault_va[n++] = c->fault_va[k];
+	}
+	return n;
+}
+
+/*
+ * Clip prefetch range @r to managed memory: it ends where the managed
+ * ranges it starts in stop. Return: pages left.
+ */
+static unsigned long access_clip_range(struct access_ctx *c,
+				       struct uvm_prefetch_range *r)
+{
+	const struct uvm_policy_extent *ext;
+	unsigned long end = r->start;
+
+	while (end < r->end) {
+		ext = uvm_policy_extent_at(&c->mgd->policies, end);
+		if (!ext)
+			break;
+		end = ext->end;
+	}
+	r->end = min(r->end, end);
+	return (r->end - r->start) >> PAGE_SHIFT;
+}
+
+/* The sequential policy's ranges for the batch's @n merged faults. */
+static void access_seq_ranges(struct access_ctx *c, unsigned int n)
+{
+	struct uvm_seq_state *seq = &c->mgd->perf.seq[c->udev->id];
+	unsigned int r, nr;
+
+	c->nranges = 0;
+	if (c->pf.policy != UVM_PREFETCH_SEQUENTIAL)
+		return;
+	nr = uvm_prefetch_seq_batch(seq, c->fault_va, n, c->pf.pages,
+				    c->ranges);
+	for (r = 0; r < nr; r++)
+		if (access_clip_range(c, &c->ranges[r]))
+			c->ranges[c->nranges++] = c->ranges[r];
+}
+
+/* The first block at or after @pos with prefetch pages, or ULONG_MAX. */
+static unsigned long access_range_block(struct access_ctx *c,
+					unsigned long pos)
+{
+	unsigned int r;
+
+	for (r = 0; r < c->nranges; r++)
+		if (c->ranges[r].end > pos)
+			return max(c->ranges[r].start, pos) >> UVM_BLOCK_SHIFT;
+	return ULONG_MAX;
+}
+
+/*
+ * Service the merged batch block by block, in address order: the faults'
+ * blocks and the prefetch ranges' blocks; @fly: leave the last block's
+ * migration in flight.
+ */
+static int access_service_blocks(struct access_ctx *c, unsigned int n,
+				 bool fly)
+{
+	unsigned long fb, rb, b, pos = 0;
+	unsigned int from = 0, to;
+	int ret = 0;
+
+	while (!ret) {
+		fb = from < n ? c->fault_va[from] >> UVM_BLOCK_SHIFT : ULONG_MAX;
+		rb = access_range_block(c, pos);
+		b = min(fb, rb);
+		if (b == ULONG_MAX)
+			break;
+		if (fatal_signal_pending(current))
+			return -EINTR;	/* a batch may span 256 blocks */
+		for (to = from; to < n && c->fault_va[to] >> UVM_BLOCK_SHIFT == b;)
+			to++;
+		pos = (b + 1) << UVM_BLOCK_SHIFT;
+		ret = access_service_block(c, b << UVM_BLOCK_SHIFT, from, to,
+					   fly && to == n &&
+					   access_range_block(c, pos) == ULONG_MAX);
+		from = to;
+	}
 	return ret;
 }
 
@@ -331,43 +457,21 @@ static int access_service_block(struct access_ctx *c, unsigned int from,
  */
 static int access_service(struct access_ctx *c, bool fly)
 {
-	unsigned int k, n = 0, from;
-	int ret = 0;
+	unsigned int n;
+	int ret;
 	u64 t0;
 
 	if (!c->nfaults)
 		return 0;
-	/* A sweep gathers its faults in order: sort only when needed. */
-	for (k = 1; k < c->nfaults; k++)
-		if (cmp_ulong(&c->fault_va[k - 1], &c->fault_va[k]) > 0)
-			break;
-	if (k < c->nfaults)
-		sort(c->fault_va, c->nfaults, sizeof(*c->fault_va), cmp_ulong,
-		     NULL);
-	for (k = 0; k < c->nfaults; k++) {	/* merge: a write wins */
-		if (n && (c->fault_va[n - 1] & PAGE_MASK) ==
-			 (c->fault_va[k] & PAGE_MASK))
-			c->fault_va[n - 1] |= c->fault_va[k];
-		else
-			c->fault_va[n++] = c->fault_va[k];
-	}
+	n = access_sort_merge(c);
 	uvm_count_dev(c->mgd, c->udev, UVM_STAT_DEVICE_FAULTS, c->nfaults);
 	uvm_count_dev(c->mgd, c->udev, UVM_STAT_FAULT_BATCHES, 1);
 	uvm_count_dev(c->mgd, c->udev, UVM_STAT_FAULT_BATCH_PAGES, n);
 	c->faults_total += c->nfaults;
 
 	t0 = ktime_get_ns();
-	for (from = 0, k = 1; k <= n && !ret; k++) {
-		if (k < n && (c->fault_va[k] >> UVM_BLOCK_SHIFT) ==
-			     (c->fault_va[from] >> UVM_BLOCK_SHIFT))
-			continue;
-		if (fatal_signal_pending(current)) {
-			ret = -EINTR;	/* a batch may span 256 blocks */
-			break;
-		}
-		ret = access_service_block(c, from, k, fly && k == n);
-		from = k;
-	}
+	access_seq_ranges(c, n);
+	ret = access_service_blocks(c, n, fly);
 	trace_uvm_device_fault_batch(c->udev->id, c->nfaults, n,
 				     ktime_get_ns() - t0);
 	return ret;
@@ -396,7 +500,8 @@ static int access_refault_locked(struct access_ctx *c,
 		return 0;
 	uvm_count_dev(c->mgd, c->udev, UVM_STAT_DEVICE_FAULTS, n);
 	c->faults_total += n;
-	return uvm_block_service_faults_locked(block, c->udev, faults, wr);
+	return uvm_block_service_faults_locked(block, c->udev, faults, wr,
+					       NULL, NULL);
 }
 
 /* An access to @block's chunk on the device counts (eviction policies). */
@@ -822,6 +927,7 @@ int uvm_device_access_ioctl(struct uvm_managed *mgd,
 	if (!c.udev)
 		return -ENODEV;
 	c.batch = uvm_perf_fault_batch(&mgd->perf);
+	uvm_perf_prefetch(&mgd->perf, &c.pf);
 	ret = -ENOMEM;
 	scratch = scratch_get(mgd);
 	if (!scratch)

@@ -19,12 +19,20 @@
  * When the device is full and nothing can be evicted, a migration falls
  * back to a remote mapping of host memory. Faults are serviced per block,
  * with all pages of one action moved in one batch.
+ *
+ * The prefetch policy (uvm_prefetch_policy.h) adds pages that did not
+ * fault to the migration: the caller's (sequential runs, chosen per batch)
+ * and the density regions of the block. Of those only pages that are
+ * managed, not on the device yet, and that rule 5 would migrate there are
+ * kept; they move with the faults, in the same copy, and are dropped when
+ * the device has no room rather than fetched remotely.
  */
 #include <linux/bitmap.h>
 
 #include "uvm_device.h"
 #include "uvm_device_fault.h"
 #include "uvm_managed.h"
+#include "uvm_prefetch_policy.h"
 #include "uvm_trace.h"
 
 enum fault_action {
@@ -172,8 +180,13 @@ static int fault_migrate_begin(struct uvm_fault_op *op)
 	ret = uvm_block_to_dev_begin_locked(&op->to_dev, block, op->udev,
 					    op->mask, op->none,
 					    UVM_CAUSE_DEVICE);
-	if (ret == -ENOSPC)
+	if (ret == -ENOSPC) {	/* no room: only the faults go remote */
+		bitmap_andnot(op->mask, op->mask, op->pf, UVM_BLOCK_PAGES);
+		bitmap_zero(op->pf, UVM_BLOCK_PAGES);
+		if (bitmap_empty(op->mask, UVM_BLOCK_PAGES))
+			return 0;
 		return fault_fall_back(block, op->udev, op->mask, op->write);
+	}
 	if (!ret)
 		op->busy = true;
 	return ret;
@@ -188,10 +201,15 @@ static int fault_migrate_end(struct uvm_fault_op *op)
 
 	op->busy = false;
 	ret = uvm_block_to_dev_end_locked(&op->to_dev);
-	if (ret == -ENOSPC)
+	if (ret == -ENOSPC) {
+		bitmap_andnot(op->mask, op->mask, op->pf, UVM_BLOCK_PAGES);
 		return fault_fall_back(block, op->udev, op->mask, op->write);
+	}
 	if (ret)
 		return ret;
+	bitmap_andnot(op->pf, op->pf, op->to_dev.held, UVM_BLOCK_PAGES);
+	uvm_count_dev(block->mgd, op->udev, UVM_STAT_FAULT_PREFETCH_PAGES,
+		      bitmap_weight(op->pf, UVM_BLOCK_PAGES));
 	n = bitmap_weight(op->coll, UVM_BLOCK_PAGES);
 	uvm_count(block->mgd, UVM_STAT_READ_DUP_COLLAPSES, n);
 	if (n)
@@ -244,6 +262,57 @@ static int fault_dup(struct uvm_va_block *block, struct uvm_device *udev,
 	return fault_map_remote(block, udev, op.held, tmp);
 }
 
+static bool dev_resident(struct uvm_va_block *block, u32 id, unsigned int i)
+{
+	struct uvm_block_dev *bd = block->dev[id];
+
+	return bd && bd->chunk && test_bit(i, bd->resident);
+}
+
+/* Add the density regions of @faults to @op->pf. */
+static void fault_density(struct uvm_fault_op *op, const unsigned long *faults,
+			  unsigned int threshold)
+{
+	struct uvm_block_dev *bd = op->block->dev[op->udev->id];
+	DECLARE_BITMAP(occupied, UVM_BLOCK_PAGES);
+
+	bitmap_copy(occupied, faults, UVM_BLOCK_PAGES);
+	if (bd && bd->chunk)
+		bitmap_or(occupied, occupied, bd->resident, UVM_BLOCK_PAGES);
+	uvm_prefetch_density_block(occupied, faults, threshold, op->pf);
+}
+
+/*
+ * The pages to prefetch besides @faults: proposed by the caller
+ * (@prefetch) and the density policy; kept if managed, not on the device,
+ * and migrating there is what a read fault would do.
+ */
+static void fault_prefetch(struct uvm_fault_op *op, const unsigned long *faults,
+			   const unsigned long *prefetch,
+			   const struct uvm_prefetch_conf *pf)
+{
+	struct uvm_va_block *block = op->block;
+	const struct uvm_policy_extent *ext = NULL;
+	u32 id = op->udev->id;
+	unsigned int i;
+
+	bitmap_zero(op->pf, UVM_BLOCK_PAGES);
+	if (prefetch)
+		bitmap_copy(op->pf, prefetch, UVM_BLOCK_PAGES);
+	if (pf && pf->policy == UVM_PREFETCH_DENSITY)
+		fault_density(op, faults, pf->threshold);
+	bitmap_andnot(op->pf, op->pf, faults, UVM_BLOCK_PAGES);
+	for_each_set_bit(i, op->pf, UVM_BLOCK_PAGES) {
+		unsigned long va = block->start + ((unsigned long)i << PAGE_SHIFT);
+
+		if (!ext || va < ext->start || va >= ext->end)
+			ext = uvm_policy_extent_at(&block->mgd->policies, va);
+		if (!ext || dev_resident(block, id, i) ||
+		    fault_decide(block, i, &ext->pol, id, false) != FAULT_MIGRATE)
+			clear_bit(i, op->pf);
+	}
+}
+
 /**
  * uvm_block_service_faults_begin_locked() - begin servicing a device's
  * faults on a block.
@@ -254,6 +323,8 @@ static int fault_dup(struct uvm_va_block *block, struct uvm_device *udev,
  * @udev: the faulting device.
  * @faults: pages that faulted.
  * @write: of those, the ones written (or atomically updated).
+ * @prefetch: pages the batch's prefetch policy proposes, or NULL.
+ * @pf: the prefetch policy in force (density is applied here), or NULL.
  *
  * Read duplicates and remote mappings are done here; a migration to @udev
  * is begun (its copy runs on the copy engine) and ended by
@@ -266,7 +337,9 @@ int uvm_block_service_faults_begin_locked(struct uvm_fault_op *op,
 					  struct uvm_va_block *block,
 					  struct uvm_device *udev,
 					  const unsigned long *faults,
-					  const unsigned long *write)
+					  const unsigned long *write,
+					  const unsigned long *prefetch,
+					  const struct uvm_prefetch_conf *pf)
 {
 	unsigned long *act[FAULT_NR] = { op->dup, op->mask, op->remote };
 	const struct uvm_policy_extent *ext = NULL;
@@ -281,6 +354,7 @@ int uvm_block_service_faults_begin_locked(struct uvm_fault_op *op,
 	bitmap_copy(op->write, write, UVM_BLOCK_PAGES);
 	for (a = 0; a < FAULT_NR; a++)
 		bitmap_zero(act[a], UVM_BLOCK_PAGES);
+	fault_prefetch(op, faults, prefetch, pf);
 	for_each_set_bit(i, faults, UVM_BLOCK_PAGES) {
 		unsigned long va = block->start + ((unsigned long)i << PAGE_SHIFT);
 
@@ -304,6 +378,7 @@ int uvm_block_service_faults_begin_locked(struct uvm_fault_op *op,
 		ret = fault_dup(block, udev, op->dup);
 	if (!ret && !bitmap_empty(op->remote, UVM_BLOCK_PAGES))
 		ret = fault_map_remote(block, udev, op->remote, write);
+	bitmap_or(op->mask, op->mask, op->pf, UVM_BLOCK_PAGES);
 	if (!ret && !bitmap_empty(op->mask, UVM_BLOCK_PAGES))
 		ret = fault_migrate_begin(op);
 	return ret;
@@ -329,18 +404,22 @@ int uvm_block_service_faults_end_locked(struct uvm_fault_op *op)
  * @udev: the faulting device.
  * @faults: pages that faulted.
  * @write: of those, the ones written (or atomically updated).
+ * @prefetch: pages the batch's prefetch policy proposes, or NULL.
+ * @pf: the prefetch policy in force, or NULL.
  *
  * Return: 0 or a negative errno.
  */
 int uvm_block_service_faults_locked(struct uvm_va_block *block,
 				    struct uvm_device *udev,
 				    const unsigned long *faults,
-				    const unsigned long *write)
+				    const unsigned long *write,
+				    const unsigned long *prefetch,
+				    const struct uvm_prefetch_conf *pf)
 {
 	struct uvm_fault_op op;
 	int ret;
 
 	ret = uvm_block_service_faults_begin_locked(&op, block, udev, faults,
-						    write);
+						    write, prefetch, pf);
 	return ret ?: uvm_block_service_faults_end_locked(&op);
 }

@@ -9,6 +9,7 @@
 #include <linux/types.h>
 
 #include "uvm_managed.h"
+#include "uvm_perf.h"
 
 struct uvm_device;
 struct uvm_managed;
@@ -28,6 +29,7 @@ extern unsigned int uvm_fault_batch;
  * @dup: faulted pages that get a read-only copy on @udev.
  * @remote: faulted pages mapped where they are.
  * @write: faulted pages written.
+ * @pf: pages of @mask the prefetch policy added (no fault).
  * @coll: pages of @mask whose read duplicates collapse.
  * @none: scratch (an empty @dup for @to_dev).
  * @busy: @to_dev was begun and not ended.
@@ -40,6 +42,7 @@ struct uvm_fault_op {
 	DECLARE_BITMAP(dup, UVM_BLOCK_PAGES);
 	DECLARE_BITMAP(remote, UVM_BLOCK_PAGES);
 	DECLARE_BITMAP(write, UVM_BLOCK_PAGES);
+	DECLARE_BITMAP(pf, UVM_BLOCK_PAGES);
 	DECLARE_BITMAP(coll, UVM_BLOCK_PAGES);
 	DECLARE_BITMAP(none, UVM_BLOCK_PAGES);
 	bool busy;
@@ -50,12 +53,16 @@ int uvm_block_service_faults_begin_locked(struct uvm_fault_op *op,
 					  struct uvm_va_block *block,
 					  struct uvm_device *udev,
 					  const unsigned long *faults,
-					  const unsigned long *write);
+					  const unsigned long *write,
+					  const unsigned long *prefetch,
+					  const struct uvm_prefetch_conf *pf);
 int uvm_block_service_faults_end_locked(struct uvm_fault_op *op);
 int uvm_block_service_faults_locked(struct uvm_va_block *block,
 				    struct uvm_device *udev,
 				    const unsigned long *faults,
-				    const unsigned long *write);
+				    const unsigned long *write,
+				    const unsigned long *prefetch,
+				    const struct uvm_prefetch_conf *pf);
 
 int uvm_device_access_ioctl(struct uvm_managed *mgd,
 			    struct uvm_device_access *args);

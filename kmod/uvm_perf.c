@@ -2,14 +2,14 @@
 /*
  * DOC: Policies
  *
- * The memory-management policies (the eviction order today; the fault
- * batch size) have module-wide defaults, module parameters that root may
+ * The memory-management policies (the eviction order, the device-fault
+ * prefetch, the fault batch size) have module-wide defaults, module parameters that root may
  * change while programs run (a bad value is refused with -EINVAL and
  * changes nothing), and per-VA-space overrides (UVM_IOCTL_PERF_SET). The
  * mechanism asks uvm_perf_*() for the policy in force at each decision, so
  * a change applies from the next decision on: the next victim, the next
- * fault batch. The policies themselves live in files of their own behind a
- * small interface (uvm_evict_policy.h).
+ * fault batch. The policies themselves live in files of their own behind
+ * small interfaces (uvm_evict_policy.h, uvm_prefetch_policy.h).
  */
 #include <linux/moduleparam.h>
 #include <linux/string.h>
@@ -61,8 +61,66 @@ MODULE_PARM_DESC(evict_policy,
 module_param_named(evict_seed, uvm_evict_seed, ullong, 0644);
 MODULE_PARM_DESC(evict_seed, "seed of the random eviction policy (default 0)");
 
+static const char *const uvm_prefetch_names[UVM_PREFETCH_COUNT] = {
+	[UVM_PREFETCH_NONE] = "none",
+	[UVM_PREFETCH_DENSITY] = "density",
+	[UVM_PREFETCH_SEQUENTIAL] = "sequential",
+};
+
+static unsigned int uvm_prefetch_default = UVM_PREFETCH_NONE;
+static unsigned int uvm_prefetch_threshold = 51;
+static unsigned int uvm_prefetch_pages = 512;
+
+static int prefetch_policy_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int i;
+
+	for (i = 0; i < UVM_PREFETCH_COUNT; i++) {
+		if (sysfs_streq(val, uvm_prefetch_names[i])) {
+			WRITE_ONCE(uvm_prefetch_default, i);
+			return 0;
+		}
+	}
+	pr_err("uvm: prefetch_policy must be one of none, density, sequential\n");
+	return -EINVAL;
+}
+
+static int prefetch_policy_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%s\n",
+			  uvm_prefetch_names[READ_ONCE(uvm_prefetch_default)]);
+}
+
+static const struct kernel_param_ops prefetch_policy_ops = {
+	.set = prefetch_policy_set,
+	.get = prefetch_policy_get,
+};
+module_param_cb(prefetch_policy, &prefetch_policy_ops, NULL, 0644);
+MODULE_PARM_DESC(prefetch_policy,
+		 "what a device fault batch brings in besides its faults: none (default), density, sequential");
+
+static struct uvm_param_range prefetch_threshold_range = {
+	.val = &uvm_prefetch_threshold, .min = 1, .max = 100,
+};
+module_param_cb(prefetch_threshold, &uvm_param_range_ops,
+		&prefetch_threshold_range, 0644);
+MODULE_PARM_DESC(prefetch_threshold,
+		 "density prefetch: percent of a region resident or faulting above which it comes whole, 1..100 (default 51)");
+
+static struct uvm_param_range prefetch_pages_range = {
+	.val = &uvm_prefetch_pages, .min = 1, .max = UVM_PREFETCH_BATCH_MAX,
+};
+module_param_cb(prefetch_pages, &uvm_param_range_ops, &prefetch_pages_range,
+		0644);
+MODULE_PARM_DESC(prefetch_pages,
+		 "sequential prefetch: pages brought in after a run of faults, 1..16384 (default 512)");
+
 void uvm_perf_va_init(struct uvm_perf_va *perf)
 {
+	unsigned int d;
+
+	for (d = 0; d < UVM_MAX_DEVICES; d++)
+		uvm_seq_state_init(&perf->seq[d]);
 	spin_lock_init(&perf->lock);
 	perf->overrides = 0;
 	atomic64_set(&perf->evict_nth, 0);
@@ -106,11 +164,43 @@ unsigned int uvm_perf_fault_batch(struct uvm_perf_va *perf)
 	return READ_ONCE(uvm_fault_batch);
 }
 
+/**
+ * uvm_perf_prefetch() - the prefetch policy in force for @perf's VA space.
+ * @perf: the VA space's policies.
+ * @conf: set to the policy and its parameters.
+ */
+void uvm_perf_prefetch(struct uvm_perf_va *perf, struct uvm_prefetch_conf *conf)
+{
+	spin_lock(&perf->lock);
+	if (perf->overrides & UVM_PERF_PREFETCH) {
+		conf->policy = perf->prefetch;
+		conf->threshold = perf->prefetch_threshold;
+		conf->pages = perf->prefetch_pages;
+	} else {
+		conf->policy = READ_ONCE(uvm_prefetch_default);
+		conf->threshold = READ_ONCE(uvm_prefetch_threshold);
+		conf->pages = READ_ONCE(uvm_prefetch_pages);
+	}
+	spin_unlock(&perf->lock);
+}
+
+static int perf_check_prefetch(const struct uvm_perf *args)
+{
+	if (args->prefetch_policy >= UVM_PREFETCH_COUNT)
+		return -EINVAL;
+	if (!args->prefetch_threshold || args->prefetch_threshold > 100)
+		return -EINVAL;
+	if (!args->prefetch_pages ||
+	    args->prefetch_pages > UVM_PREFETCH_BATCH_MAX)
+		return -EINVAL;
+	return 0;
+}
+
 static int perf_check(const struct uvm_perf *args, bool set)
 {
 	unsigned int i;
 
-	if (args->version != UVM_PERF_VERSION || args->overrides)
+	if (args->version != UVM_PERF_VERSION || args->overrides || args->pad)
 		return -EINVAL;
 	for (i = 0; i < ARRAY_SIZE(args->reserved); i++)
 		if (args->reserved[i])
@@ -126,6 +216,8 @@ static int perf_check(const struct uvm_perf *args, bool set)
 	if ((args->set & UVM_PERF_FAULT_BATCH) &&
 	    (!args->fault_batch || args->fault_batch > UVM_ACCESS_MAX))
 		return -EINVAL;
+	if (args->set & UVM_PERF_PREFETCH)
+		return perf_check_prefetch(args);
 	return 0;
 }
 
@@ -154,6 +246,11 @@ int uvm_perf_set(struct uvm_perf_va *perf, struct uvm_perf *args)
 		}
 		if (args->set & UVM_PERF_FAULT_BATCH)
 			WRITE_ONCE(perf->fault_batch, args->fault_batch);
+		if (args->set & UVM_PERF_PREFETCH) {
+			perf->prefetch = args->prefetch_policy;
+			perf->prefetch_threshold = args->prefetch_threshold;
+			perf->prefetch_pages = args->prefetch_pages;
+		}
 		WRITE_ONCE(perf->overrides, perf->overrides | args->set);
 	}
 	spin_unlock(&perf->lock);
@@ -170,11 +267,16 @@ int uvm_perf_set(struct uvm_perf_va *perf, struct uvm_perf *args)
  */
 int uvm_perf_get(struct uvm_perf_va *perf, struct uvm_perf *args)
 {
+	struct uvm_prefetch_conf pf;
 	u64 seed;
 	int ret = perf_check(args, false);
 
 	if (ret)
 		return ret;
+	uvm_perf_prefetch(perf, &pf);
+	args->prefetch_policy = pf.policy;
+	args->prefetch_threshold = pf.threshold;
+	args->prefetch_pages = pf.pages;
 	args->evict_policy = perf_evict_id(perf, &seed);
 	args->evict_seed = seed;
 	args->fault_batch = uvm_perf_fault_batch(perf);

@@ -10,6 +10,9 @@
 #include <linux/atomic.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include <uapi/uvm.h>
+
+#include "uvm_prefetch_policy.h"
 
 struct uvm_evict_policy;
 struct uvm_perf;
@@ -24,6 +27,10 @@ struct uvm_perf;
  * @evict_policy: UVM_EVICT_*, if overridden.
  * @evict_seed: the random policy's seed, if overridden.
  * @fault_batch: faults per device fault batch, if overridden.
+ * @prefetch: UVM_PREFETCH_*, if overridden.
+ * @prefetch_threshold: the density threshold (percent), if overridden.
+ * @prefetch_pages: pages prefetched after a run, if overridden.
+ * @seq: each device's sequential detector.
  * @evict_nth: victims this VA space's policy chose (the random policy's
  *	       sequence).
  * @chunk_seq: device chunks this VA space allocated (their order).
@@ -34,14 +41,31 @@ struct uvm_perf_va {
 	u32 evict_policy;
 	u64 evict_seed;
 	u32 fault_batch;
+	u32 prefetch;
+	u32 prefetch_threshold;
+	u32 prefetch_pages;
 	atomic64_t evict_nth;
 	atomic64_t chunk_seq;
+	struct uvm_seq_state seq[UVM_MAX_DEVICES];
+};
+
+/**
+ * struct uvm_prefetch_conf - the prefetch policy in force for one batch.
+ * @policy: UVM_PREFETCH_*.
+ * @threshold: UVM_PREFETCH_DENSITY's percentage.
+ * @pages: UVM_PREFETCH_SEQUENTIAL's pages ahead.
+ */
+struct uvm_prefetch_conf {
+	u32 policy;
+	u32 threshold;
+	u32 pages;
 };
 
 void uvm_perf_va_init(struct uvm_perf_va *perf);
 const struct uvm_evict_policy *uvm_perf_evict_policy(struct uvm_perf_va *perf,
 						     u64 *seed);
 unsigned int uvm_perf_fault_batch(struct uvm_perf_va *perf);
+void uvm_perf_prefetch(struct uvm_perf_va *perf, struct uvm_prefetch_conf *conf);
 int uvm_perf_set(struct uvm_perf_va *perf, struct uvm_perf *args);
 int uvm_perf_get(struct uvm_perf_va *perf, struct uvm_perf *args);
 

@@ -136,6 +136,7 @@ static struct uvm_stat_attr uvm_stat_attrs[] = {
 	UVM_STAT_ATTR(pinned_skips, UVM_STAT_PINNED_SKIPS),
 	UVM_STAT_ATTR(evict_picks, UVM_STAT_EVICT_PICKS),
 	UVM_STAT_ATTR(evict_busy, UVM_STAT_EVICT_BUSY),
+	UVM_STAT_ATTR(fault_prefetch_pages, UVM_STAT_FAULT_PREFETCH_PAGES),
 };
 
 static const char *uvm_stat_name(unsigned int idx)

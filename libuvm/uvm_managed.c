@@ -38,6 +38,8 @@ _Static_assert(UVM_COUNTER_POOL_REUSED == UVM_STAT_POOL_REUSED, "counters");
 _Static_assert(UVM_COUNTER_FAULT_AHEAD_PAGES == UVM_STAT_FAULT_AHEAD_PAGES, "counters");
 _Static_assert(UVM_COUNTER_PINNED_SKIPS == UVM_STAT_PINNED_SKIPS, "counters");
 _Static_assert(UVM_COUNTER_EVICT_BUSY == UVM_STAT_EVICT_BUSY, "counters");
+_Static_assert(UVM_COUNTER_FAULT_PREFETCH_PAGES == UVM_STAT_FAULT_PREFETCH_PAGES,
+	       "counters");
 _Static_assert(UVM_STATS_SCOPE_GLOBAL == UVM_STATS_GLOBAL, "scope");
 
 /*

@@ -51,6 +51,7 @@ static const struct {
 	[UVM_STAT_PINNED_SKIPS] = { "pinned_skips", "pages migrations left where they were: held by get_user_pages()" },
 	[UVM_STAT_EVICT_PICKS] = { "evict_picks", "victims the eviction policy chose" },
 	[UVM_STAT_EVICT_BUSY] = { "evict_busy", "chosen victims skipped: their block was busy" },
+	[UVM_STAT_FAULT_PREFETCH_PAGES] = { "fault_prefetch_pages", "pages device fault batches prefetched (prefetch policy)" },
 };
 
 unsigned int ut_stat_known(void)

@@ -316,7 +316,8 @@ struct uvm_residency {
 #define UVM_STAT_PINNED_SKIPS		26	/* pages a migration left: GUP-held */
 #define UVM_STAT_EVICT_PICKS		27	/* victims the eviction policy chose */
 #define UVM_STAT_EVICT_BUSY		28	/* chosen victims skipped: block busy */
-#define UVM_STAT_COUNT			29
+#define UVM_STAT_FAULT_PREFETCH_PAGES	29	/* pages the prefetch policy brought in */
+#define UVM_STAT_COUNT			30
 
 /* struct uvm_stats.scope */
 #define UVM_STATS_VA_SPACE		0	/* this open file */
@@ -441,10 +442,19 @@ struct uvm_va_space_summary {
 #define UVM_EVICT_RANDOM		3	/* "random": seeded by evict_seed */
 #define UVM_EVICT_COUNT			4
 
+/* struct uvm_perf.prefetch_policy; module parameter prefetch_policy by name */
+#define UVM_PREFETCH_NONE		0	/* "none": only the faulted pages */
+#define UVM_PREFETCH_DENSITY		1	/* "density": a region of the block whose pages are
+						 * more than prefetch_threshold % resident or faulting */
+#define UVM_PREFETCH_SEQUENTIAL		2	/* "sequential": prefetch_pages after a run of faults */
+#define UVM_PREFETCH_COUNT		3
+
 /* struct uvm_perf.set and .overrides: the policies of a VA space */
 #define UVM_PERF_EVICT			(1U << 0)	/* evict_policy, evict_seed */
 #define UVM_PERF_FAULT_BATCH		(1U << 1)	/* fault_batch */
-#define UVM_PERF_ALL			(UVM_PERF_EVICT | UVM_PERF_FAULT_BATCH)
+#define UVM_PERF_PREFETCH		(1U << 2)	/* prefetch_policy, _threshold, _pages */
+#define UVM_PERF_ALL			(UVM_PERF_EVICT | UVM_PERF_FAULT_BATCH | \
+					 UVM_PERF_PREFETCH)
 
 /* struct uvm_perf.flags */
 #define UVM_PERF_RESET			(1U << 0)	/* @set: back to the module's */
@@ -478,8 +488,26 @@ struct uvm_perf {
 	__u32 fault_batch;
 	/** @evict_seed: the seed of UVM_EVICT_RANDOM (any value). */
 	__u64 evict_seed;
-	/** @reserved: must be zero (prefetch, thrashing, device caps). */
-	__u64 reserved[6];
+	/**
+	 * @prefetch_policy: UVM_PREFETCH_*: what a device fault batch brings
+	 * in besides the faulted pages.
+	 */
+	__u32 prefetch_policy;
+	/**
+	 * @prefetch_threshold: UVM_PREFETCH_DENSITY: a region is brought in
+	 * whole once more than this percentage of it is resident on the
+	 * faulting device or faulting, 1..100 (module default 51).
+	 */
+	__u32 prefetch_threshold;
+	/**
+	 * @prefetch_pages: UVM_PREFETCH_SEQUENTIAL: pages brought in after a
+	 * run of ascending faults, 1..16384 (module default 512).
+	 */
+	__u32 prefetch_pages;
+	/** @pad: must be zero. */
+	__u32 pad;
+	/** @reserved: must be zero (thrashing, device caps). */
+	__u64 reserved[4];
 };
 
 #define UVM_IOCTL_PREFETCH		_IOW(UVM_IOCTL_BASE, 0x81, struct uvm_prefetch)

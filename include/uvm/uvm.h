@@ -204,6 +204,7 @@ struct uvm_page_info {
 #define UVM_COUNTER_PINNED_SKIPS	26
 #define UVM_COUNTER_EVICT_PICKS		27
 #define UVM_COUNTER_EVICT_BUSY		28
+#define UVM_COUNTER_FAULT_PREFETCH_PAGES 29
 
 /*
  * The context the CUDA runtime layer uses (initialising it if needed), so

@@ -155,8 +155,8 @@ TEST_F(reg, register_again_where_an_unmap_killed_one)
  * emptied by the first; before the fix the first unlinked the entries one
  * by one afterwards, so the second met the dead registration (EEXIST).
  */
-#define F6_REGS		2048
-#define F6_ROUNDS	12
+#define F6_REGS		1024
+#define F6_ROUNDS	8
 
 struct f6_reaper {
 	int fd;
@@ -173,7 +173,7 @@ static void *f6_reap(void *arg)
 	return NULL;
 }
 
-TEST_F(reg, register_while_another_thread_reaps)
+TEST_F_TIMEOUT(reg, register_while_another_thread_reaps, 180)
 {
 	size_t len = (size_t)F6_REGS * PAGE;
 	int round, i, eexist = 0;
@@ -194,7 +194,7 @@ TEST_F(reg, register_while_another_thread_reaps)
 				     MAP_FIXED_NOREPLACE | MAP_POPULATE, -1, 0));
 		ASSERT_EQ(0, pthread_create(&t, NULL, f6_reap, &r));
 		r.go = 1;
-		usleep(round * 200);	/* land inside the reaper's loop */
+		usleep(round * 150);	/* land inside the reaper's loop */
 		ret = hreg(self->fd, last, PAGE, 0);
 		pthread_join(t, NULL);
 		if (ret == -EEXIST)
