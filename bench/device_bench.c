@@ -47,6 +47,16 @@
  *                            (docs/policies.md) / the same sweep under lru:
  *                            informational (a cyclic sweep is every
  *                            policy's worst case but random's)
+ *   fault_sweep_<policy>     the device_fault_migrate sweep under the VA
+ *                            space's prefetch policy none, density (51 %)
+ *                            or sequential (4096 pages ahead) / raw h2d
+ *                            (sequential: >= 0.9)
+ *   fault_batches_<policy>   the fault batches that sweep took / those it
+ *                            took under none (sequential: <= 0.1)
+ *   fault_stride2_<policy>   a sweep reading every other page of host-
+ *                            resident data under each policy (GB/s of the
+ *                            whole range) / the same under none:
+ *                            informational (density's case)
  *
  * The device: the smallest one (--backend pci|emulated: the smallest of that
  * backend; --device N: that id). The oversubscription figures need a small
@@ -119,10 +129,12 @@ static struct uvm_access acc[UVM_ACCESS_MAX];
 static char acc_buf[UVM_ACCESS_MAX * TOUCH_BYTES];
 
 /*
- * One 64-byte device read per page of [p, p + len), UVM_ACCESS_MAX
- * accesses per call; returns seconds, adds the device faults to *faults.
+ * One 64-byte device read per @stride-th page of [p, p + len),
+ * UVM_ACCESS_MAX accesses per call; returns seconds, adds the device
+ * faults to *faults.
  */
-static double sweep(char *p, size_t len, uint64_t *faults)
+static double sweep_stride(char *p, size_t len, size_t stride,
+			   uint64_t *faults)
 {
 	size_t npages = len / page_size, i = 0;
 	double t = now();
@@ -132,7 +144,7 @@ static double sweep(char *p, size_t len, uint64_t *faults)
 						.accesses = (uintptr_t)acc };
 		unsigned int n = 0;
 
-		for (; i < npages && n < UVM_ACCESS_MAX; i++, n++) {
+		for (; i < npages && n < UVM_ACCESS_MAX; i += stride, n++) {
 			acc[n].addr = (uintptr_t)(p + i * page_size);
 			acc[n].length = TOUCH_BYTES;
 			acc[n].buf = (uintptr_t)(acc_buf + n * TOUCH_BYTES);
@@ -145,6 +157,12 @@ static double sweep(char *p, size_t len, uint64_t *faults)
 			*faults += da.faults;
 	}
 	return now() - t;
+}
+
+/* One 64-byte device read per page of [p, p + len); see sweep_stride(). */
+static double sweep(char *p, size_t len, uint64_t *faults)
+{
+	return sweep_stride(p, len, 1, faults);
 }
 
 static double access_one(char *p)
@@ -231,7 +249,8 @@ static double raw_page(struct raw *r, int h2d, int n)
 
 /* --- figures ----------------------------------------------------------- */
 
-static void bench_throughput(size_t len, int reps)
+/* Returns the raw host->device copy rate (GB/s), the baseline of others. */
+static double bench_throughput(size_t len, int reps)
 {
 	double pf_h2d[MAX_REPS], pf_d2h[MAX_REPS], raw_h2d[MAX_REPS],
 	       raw_d2h[MAX_REPS], dfault[MAX_REPS], dres[MAX_REPS],
@@ -348,6 +367,7 @@ static void bench_throughput(size_t len, int reps)
 	munmap(m, len);
 	munmap(h, len);
 	munmap(r.dev, len);
+	return rh2d;
 }
 
 static void bench_oversub(uint64_t dev_mem, int reps)
@@ -448,11 +468,87 @@ static void bench_evict_policies(uint64_t dev_mem, int reps)
 	set_evict_policy(UVM_EVICT_LRU);
 }
 
+static void set_prefetch_policy(uint32_t policy)
+{
+	struct uvm_perf p = {
+		.version = UVM_PERF_VERSION, .set = UVM_PERF_PREFETCH,
+		.prefetch_policy = policy, .prefetch_threshold = 51,
+		.prefetch_pages = 4096,
+	};
+
+	xioctl(UVM_IOCTL_PERF_SET, &p, "UVM_IOCTL_PERF_SET");
+}
+
+/* A device-fault sweep (@stride pages apart) of fresh host-resident data. */
+static double prefetch_sweep(size_t len, size_t stride, uint64_t *batches)
+{
+	char *m = map_managed(len);
+	uint64_t b0;
+	double secs;
+
+	touch(m, len, 4);
+	b0 = stat_get(UVM_STAT_FAULT_BATCHES);
+	secs = sweep_stride(m, len, stride, NULL);
+	*batches = stat_get(UVM_STAT_FAULT_BATCHES) - b0;
+	munmap(m, len);
+	return len / secs / 1e9;
+}
+
+/* The device-fault sweeps under each prefetch policy. */
+static void bench_prefetch_policies(size_t len, int reps, double rh2d)
+{
+	static const char *const names[UVM_PREFETCH_COUNT] = {
+		"none", "density", "sequential",
+	};
+	static const char *const goals[UVM_PREFETCH_COUNT][2] = {
+		{ "informational", "informational" },
+		{ "informational", "informational" },
+		{ ">= 0.9", "<= 0.1" },
+	};
+	double gbs[UVM_PREFETCH_COUNT], stride[UVM_PREFETCH_COUNT];
+	double v[MAX_REPS], w[MAX_REPS], nb[MAX_REPS];
+	double batches[UVM_PREFETCH_COUNT];
+	unsigned int pol;
+	char name[64], base[256];
+	uint64_t b;
+	int i;
+
+	for (pol = 0; pol < UVM_PREFETCH_COUNT; pol++) {
+		set_prefetch_policy(pol);
+		for (i = 0; i < reps; i++) {
+			v[i] = prefetch_sweep(len, 1, &b);
+			nb[i] = (double)b;
+			w[i] = prefetch_sweep(len, 2, &b);
+		}
+		gbs[pol] = median(v, reps);
+		batches[pol] = median(nb, reps);
+		stride[pol] = median(w, reps);
+	}
+	set_prefetch_policy(UVM_PREFETCH_NONE);
+	for (pol = 0; pol < UVM_PREFETCH_COUNT; pol++) {
+		snprintf(name, sizeof(name), "fault_sweep_%s", names[pol]);
+		snprintf(base, sizeof(base), "raw: fastest CPU copy host->device "
+			 "memory through its CPU mapping (%s)", dev_desc);
+		report(name, gbs[pol], "GB/s", base, rh2d, goals[pol][0]);
+		snprintf(name, sizeof(name), "fault_batches_%s", names[pol]);
+		snprintf(base, sizeof(base), "the batches of the same sweep "
+			 "under none (%s)", dev_desc);
+		report(name, batches[pol], "batches", base, batches[0],
+		       goals[pol][1]);
+		snprintf(name, sizeof(name), "fault_stride2_%s", names[pol]);
+		snprintf(base, sizeof(base), "the same strided sweep under none "
+			 "(%s)", dev_desc);
+		report(name, stride[pol], "GB/s", base, stride[0],
+		       "informational");
+	}
+}
+
 int main(int argc, char **argv)
 {
 	size_t len = 16 * MIB, warm_len;
 	unsigned int want_backend = 0;
 	uint64_t max_oversub = 256 * MIB, dev_mem = 0;
+	double rh2d;
 	int reps = 5, want_dev = -1, i;
 	char *warm;
 
@@ -496,7 +592,8 @@ int main(int argc, char **argv)
 	touch(warm, warm_len, 1);
 	munmap(warm, warm_len);
 
-	bench_throughput(len, reps);
+	rh2d = bench_throughput(len, reps);
+	bench_prefetch_policies(len, reps, rh2d);
 	if (dev_mem <= max_oversub) {
 		bench_oversub(dev_mem, reps);
 		bench_evict_policies(dev_mem, reps);

@@ -15,6 +15,11 @@
  * mappings. A mapping can vanish between servicing and access (a CPU
  * fault, an eviction); the access then faults again, alone.
  *
+ * Within a batch, the blocks are serviced in a pipeline (struct svc_pipe):
+ * block k+1's migration is begun before block k's is ended. The prefetch
+ * policy (uvm_prefetch_policy.h) adds pages to the batch: sequential runs'
+ * next pages, across blocks, and density regions within a block.
+ *
  * Windows are pipelined, as a device goes on running while its faults are
  * serviced: the migration of window k+1's last block is begun (its copy
  * runs on the copy engine's helpers, uvm_ce.c) before the accesses of
@@ -76,7 +81,7 @@ struct uvm_access_scratch {
 	struct uvm_access acc[UVM_ACCESS_MAX];
 	unsigned long fault_va[UVM_ACCESS_MAX];
 	u8 bounce[UVM_ACCESS_STEP];
-	struct uvm_fault_op fly;
+	struct uvm_fault_op ops[2];
 };
 
 static struct uvm_access_scratch *scratch_get(struct uvm_managed *mgd)
@@ -115,7 +120,8 @@ struct access_ctx {
 	struct uvm_prefetch_range ranges[UVM_SEQ_STREAMS];
 	unsigned int nranges;		/* sequential prefetch of the batch */
 	u8 *bounce;
-	struct uvm_fault_op *fly_op;	/* storage of the service in flight */
+	struct uvm_fault_op *ops[2];	/* storage of the batch's pipeline */
+	struct uvm_fault_op *fly_op;	/* the service in flight (one of ops) */
 	struct uvm_va_block *fly;	/* its block, locked; or NULL */
 	bool held;			/* mgd->lock held (read) by the pipeline */
 };
@@ -307,19 +313,62 @@ static void access_range_bits(struct access_ctx *c, unsigned long bstart,
 }
 
 /*
- * Service the faults of the block at @bstart: [from, to) of the sorted
- * batch, and the prefetch ranges' pages in it. @fly: leave its migration
- * in flight (see DOC).
+ * The blocks of one batch are serviced in a pipeline, as a prefetch
+ * migrates (uvm_migrate.c): the migration of block k+1 is begun (locked,
+ * zapped, its copy started) before that of block k is ended, so the copy
+ * engine always has the next copy. Block locks nest only by trylock: when
+ * the next one is taken, the one in flight is ended and unlocked first.
  */
-static int access_service_block(struct access_ctx *c, unsigned long bstart,
-				unsigned int from, unsigned int to, bool fly)
+struct svc_pipe {
+	struct uvm_va_block *prev;	/* begun and locked; or NULL */
+	struct uvm_fault_op *prev_op;	/* its service */
+	struct uvm_fault_op *next_op;	/* free storage */
+};
+
+/* End the service in flight and unlock its block. */
+static int pipe_end(struct svc_pipe *p)
+{
+	struct uvm_va_block *block = p->prev;
+	int ret;
+
+	if (!block)
+		return 0;
+	ret = uvm_block_service_faults_end_locked(p->prev_op);
+	mutex_unlock(&block->lock);
+	p->prev = NULL;
+	return ret;
+}
+
+/* Lock @block behind the one in flight (see struct svc_pipe). */
+static int pipe_lock(struct svc_pipe *p, struct uvm_va_block *block)
+{
+	int ret;
+
+	if (p->prev && mutex_trylock(&block->lock))
+		return 0;
+	ret = pipe_end(p);
+	mutex_lock(&block->lock);
+	if (ret)
+		mutex_unlock(&block->lock);
+	return ret;
+}
+
+/*
+ * Begin servicing the faults of the block at @bstart: [from, to) of the
+ * sorted batch, and the prefetch ranges' pages in it; then end the block
+ * before it. The block stays in flight in @p.
+ */
+static int access_service_block(struct access_ctx *c, struct svc_pipe *p,
+				unsigned long bstart, unsigned int from,
+				unsigned int to)
 {
 	DECLARE_BITMAP(faults, UVM_BLOCK_PAGES);
 	DECLARE_BITMAP(write, UVM_BLOCK_PAGES);
 	DECLARE_BITMAP(pf, UVM_BLOCK_PAGES);
+	struct uvm_fault_op *op = p->next_op;
 	struct uvm_va_block *block;
 	unsigned int k, i;
-	int ret;
+	int ret, err;
 
 	block = uvm_block_get(c->mgd, bstart);
 	if (!block)
@@ -333,21 +382,24 @@ static int access_service_block(struct access_ctx *c, unsigned long bstart,
 			set_bit(i, write);
 	}
 	access_range_bits(c, bstart, pf);
-	mutex_lock(&block->lock);
-	if (fly) {
-		ret = uvm_block_service_faults_begin_locked(c->fly_op, block,
-							    c->udev, faults,
-							    write, pf, &c->pf);
-		if (!ret) {
-			c->fly = block;
-			return 0;
-		}
-	} else {
-		ret = uvm_block_service_faults_locked(block, c->udev, faults,
-						      write, pf, &c->pf);
-	}
+	ret = pipe_lock(p, block);
+	if (ret)
+		return ret;
+	ret = uvm_block_service_faults_begin_locked(op, block, c->udev, faults,
+						    write, pf, &c->pf);
+	err = pipe_end(p);
+	if (!ret && err)
+		ret = uvm_block_service_faults_end_locked(op) ?: err;
+	else if (!ret)
+		goto in_flight;
 	mutex_unlock(&block->lock);
 	return ret;
+
+in_flight:
+	p->prev = block;
+	p->next_op = p->prev_op;
+	p->prev_op = op;
+	return 0;
 }
 
 /* Sort the batch's faults by page and merge duplicates (a write wins). */
@@ -428,6 +480,7 @@ static unsigned long access_range_block(struct access_ctx *c,
 static int access_service_blocks(struct access_ctx *c, unsigned int n,
 				 bool fly)
 {
+	struct svc_pipe p = { NULL, c->ops[0], c->ops[1] };
 	unsigned long fb, rb, b, pos = 0;
 	unsigned int from = 0, to;
 	int ret = 0;
@@ -438,17 +491,24 @@ static int access_service_blocks(struct access_ctx *c, unsigned int n,
 		b = min(fb, rb);
 		if (b == ULONG_MAX)
 			break;
-		if (fatal_signal_pending(current))
-			return -EINTR;	/* a batch may span 256 blocks */
+		if (fatal_signal_pending(current)) {
+			ret = -EINTR;	/* a batch may span 256 blocks */
+			break;
+		}
 		for (to = from; to < n && c->fault_va[to] >> UVM_BLOCK_SHIFT == b;)
 			to++;
 		pos = (b + 1) << UVM_BLOCK_SHIFT;
-		ret = access_service_block(c, b << UVM_BLOCK_SHIFT, from, to,
-					   fly && to == n &&
-					   access_range_block(c, pos) == ULONG_MAX);
+		ret = access_service_block(c, &p, b << UVM_BLOCK_SHIFT, from, to);
 		from = to;
 	}
-	return ret;
+	if (ret || !fly || !p.prev) {
+		int err = pipe_end(&p);
+
+		return ret ?: err;
+	}
+	c->fly = p.prev;	/* the last block stays in flight (see DOC) */
+	c->fly_op = p.prev_op;
+	return 0;
 }
 
 /*
@@ -935,7 +995,9 @@ int uvm_device_access_ioctl(struct uvm_managed *mgd,
 	c.acc = scratch->acc;
 	c.fault_va = scratch->fault_va;
 	c.bounce = scratch->bounce;
-	c.fly_op = &scratch->fly;
+	c.ops[0] = &scratch->ops[0];
+	c.ops[1] = &scratch->ops[1];
+	c.fly_op = c.ops[0];
 	ret = access_load(&c, args);
 	if (!ret)
 		ret = access_run(&c);

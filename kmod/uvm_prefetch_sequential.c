@@ -8,10 +8,13 @@
  * follows up to UVM_SEQ_STREAMS such runs at once (a kernel computing
  * a = b + c sweeps three arrays). A run continues a stream of an earlier
  * batch when it starts between the stream's last faulted page and a little
- * past its prefetched pages (two runs of one batch have a gap between them:
- * they are not one stream); once a stream is UVM_SEQ_MIN_RUN pages long, the prefetch_pages
- * pages after the run are brought in with the batch, across block
- * boundaries. Uniformly random faults make no runs: nothing is prefetched.
+ * past its prefetched pages (two runs of one batch have a gap between
+ * them: they are not one stream). A run of one page counts only in a batch
+ * of at most UVM_SEQ_STREAMS runs (a sweep under a small fault_batch):
+ * among many runs it is a random fault. Once a stream is UVM_SEQ_MIN_RUN
+ * pages long, the prefetch_pages pages after the run are brought in with
+ * the batch, across block boundaries. Uniformly random faults make no
+ * streams: nothing is prefetched.
  */
 #include <linux/minmax.h>
 #include <linux/mm.h>
@@ -71,6 +74,17 @@ static unsigned long seq_run(struct uvm_seq_state *seq, unsigned long first,
 	return pages;
 }
 
+/* Has the batch at most UVM_SEQ_STREAMS runs (then each may be a step)? */
+static bool seq_few_runs(const unsigned long *va, unsigned int n)
+{
+	unsigned int k, runs = !!n;
+
+	for (k = 1; k < n && runs <= UVM_SEQ_STREAMS; k++)
+		if ((va[k] & PAGE_MASK) != (va[k - 1] & PAGE_MASK) + PAGE_SIZE)
+			runs++;
+	return runs <= UVM_SEQ_STREAMS;
+}
+
 /**
  * uvm_prefetch_seq_batch() - the pages a batch brings in after its runs.
  * @seq: the faulting device's detector in this VA space.
@@ -89,6 +103,7 @@ unsigned int uvm_prefetch_seq_batch(struct uvm_seq_state *seq,
 {
 	unsigned long first, last, got, budget = UVM_PREFETCH_BATCH_MAX;
 	unsigned int k, nr = 0;
+	bool few = seq_few_runs(va, n);
 
 	spin_lock(&seq->lock);
 	seq->stamp++;
@@ -97,6 +112,8 @@ unsigned int uvm_prefetch_seq_batch(struct uvm_seq_state *seq,
 		for (last = first; k + 1 < n &&
 		     (va[k + 1] & PAGE_MASK) == last + PAGE_SIZE; k++)
 			last += PAGE_SIZE;
+		if (first == last && !few)
+			continue;	/* a lone page among many: not a stream */
 		got = seq_run(seq, first, last, min_t(unsigned long, pages, budget));
 		if (!got || nr == UVM_SEQ_STREAMS)
 			continue;

@@ -16,10 +16,21 @@
 _Static_assert(UVM_POLICY_EVICT_RANDOM == UVM_EVICT_RANDOM, "evict");
 _Static_assert(UVM_POLICY_EVICT == UVM_PERF_EVICT, "perf");
 _Static_assert(UVM_POLICY_FAULT_BATCH == UVM_PERF_FAULT_BATCH, "perf");
+_Static_assert(UVM_POLICY_PREFETCH == UVM_PERF_PREFETCH, "perf");
+_Static_assert(UVM_POLICY_PREFETCH_SEQUENTIAL == UVM_PREFETCH_SEQUENTIAL, "prefetch");
+
+/* The prefetch parameters' ranges (the module's). */
+#define PREFETCH_THRESHOLD_MAX	100
+#define PREFETCH_PAGES_MAX	16384
 
 static const char *const evict_names[UVM_EVICT_COUNT] = {
 	[UVM_EVICT_LRU] = "lru", [UVM_EVICT_FIFO] = "fifo",
 	[UVM_EVICT_LFU] = "lfu", [UVM_EVICT_RANDOM] = "random",
+};
+
+static const char *const prefetch_names[UVM_PREFETCH_COUNT] = {
+	[UVM_PREFETCH_NONE] = "none", [UVM_PREFETCH_DENSITY] = "density",
+	[UVM_PREFETCH_SEQUENTIAL] = "sequential",
 };
 
 uvm_public int uvm_policy_get(struct uvm_context *ctx, struct uvm_policy_info *info)
@@ -38,6 +49,9 @@ uvm_public int uvm_policy_get(struct uvm_context *ctx, struct uvm_policy_info *i
 	info->evict_policy = args.evict_policy;
 	info->evict_seed = args.evict_seed;
 	info->fault_batch = args.fault_batch;
+	info->prefetch_policy = args.prefetch_policy;
+	info->prefetch_threshold = args.prefetch_threshold;
+	info->prefetch_pages = args.prefetch_pages;
 	return 0;
 }
 
@@ -54,6 +68,9 @@ static int policy_perf_set(struct uvm_context *ctx, uint32_t which, uint32_t fla
 		args.evict_policy = info->evict_policy;
 		args.evict_seed = info->evict_seed;
 		args.fault_batch = info->fault_batch;
+		args.prefetch_policy = info->prefetch_policy;
+		args.prefetch_threshold = info->prefetch_threshold;
+		args.prefetch_pages = info->prefetch_pages;
 	}
 	return uvm_ioctl(ctx->fd, UVM_IOCTL_PERF_SET, &args);
 }
@@ -119,6 +136,40 @@ static int parse_evict(const char *v, const char *end, struct uvm_policy_info *p
 	return -EINVAL;
 }
 
+/*
+ * prefetch=none|density[:PERCENT]|sequential[:PAGES]; a parameter left out
+ * stays 0 (filled in from the policy in force by uvm_policy_apply()).
+ */
+static int parse_prefetch(const char *v, const char *end, struct uvm_policy_info *p)
+{
+	const char *colon = memchr(v, ':', (size_t)(end - v));
+	const char *name_end = colon ? colon : end;
+	uint64_t n = 0;
+	unsigned int i;
+
+	for (i = 0; i < UVM_PREFETCH_COUNT; i++)
+		if (word_is(v, name_end, prefetch_names[i]))
+			break;
+	if (i == UVM_PREFETCH_COUNT)
+		return -EINVAL;
+	p->prefetch_policy = i;
+	p->prefetch_threshold = 0;
+	p->prefetch_pages = 0;
+	if (!colon)
+		return 0;
+	if (i == UVM_PREFETCH_DENSITY &&
+	    !parse_u64(colon + 1, end, 1, PREFETCH_THRESHOLD_MAX, &n)) {
+		p->prefetch_threshold = (uint32_t)n;
+		return 0;
+	}
+	if (i == UVM_PREFETCH_SEQUENTIAL &&
+	    !parse_u64(colon + 1, end, 1, PREFETCH_PAGES_MAX, &n)) {
+		p->prefetch_pages = (uint32_t)n;
+		return 0;
+	}
+	return -EINVAL;		/* none takes no parameter */
+}
+
 /* One KEY=VALUE item [@s, @end) into @p and @which. */
 static int parse_item(const char *s, const char *end, struct uvm_policy_info *p,
 		      uint32_t *which)
@@ -139,8 +190,12 @@ static int parse_item(const char *s, const char *end, struct uvm_policy_info *p,
 		p->fault_batch = (uint32_t)n;
 		return 0;
 	}
-	/* Today's behaviour is all this module has of these two. */
-	if (word_is(s, eq, "prefetch") || word_is(s, eq, "thrash"))
+	if (word_is(s, eq, "prefetch")) {
+		*which |= UVM_POLICY_PREFETCH;
+		return parse_prefetch(eq + 1, end, p);
+	}
+	/* Today's behaviour is all this module has of thrashing. */
+	if (word_is(s, eq, "thrash"))
 		return word_is(eq + 1, end, "none") ? 0 : -EOPNOTSUPP;
 	if (end - s > 3 && !memcmp(s, "cap", 3))
 		return -EOPNOTSUPP;
@@ -171,6 +226,17 @@ uvm_public int uvm_policy_apply(struct uvm_context *ctx, const char *spec, const
 		if (!*end)
 			break;
 	}
+	if (which & UVM_POLICY_PREFETCH) {	/* parameters left out: as now */
+		struct uvm_policy_info cur;
+
+		ret = uvm_policy_get(ctx, &cur);
+		if (ret)
+			return ret;
+		if (!p.prefetch_threshold)
+			p.prefetch_threshold = cur.prefetch_threshold;
+		if (!p.prefetch_pages)
+			p.prefetch_pages = cur.prefetch_pages;
+	}
 	return which ? policy_perf_set(ctx, which, 0, &p) : 0;
 }
 
@@ -191,7 +257,7 @@ int uvm_policy_from_env(struct uvm_context *ctx)
 		return 0;
 	ret = uvm_policy_apply(ctx, spec, &bad);
 	if (ret)
-		fprintf(stderr, "libuvm: UVM_POLICY=\"%s\": %s at \"%s\" (known: evict=lru|fifo|lfu|random[:SEED], batch=1..4096, prefetch=none, thrash=none)\n",
+		fprintf(stderr, "libuvm: UVM_POLICY=\"%s\": %s at \"%s\" (known: evict=lru|fifo|lfu|random[:SEED], batch=1..4096, prefetch=none|density[:1..100]|sequential[:1..16384], thrash=none)\n",
 			spec, ret == -EOPNOTSUPP ? "policy not supported by this module" :
 			"malformed", bad ? bad : spec);
 	return ret;

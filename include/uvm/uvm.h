@@ -400,9 +400,15 @@ int uvm_discard(struct uvm_context *ctx, const void *ptr, size_t len,
 #define UVM_POLICY_EVICT_LFU		2	/* fewest device accesses (aged) first */
 #define UVM_POLICY_EVICT_RANDOM		3	/* seeded, reproducible */
 
+/* struct uvm_policy_info.prefetch_policy: the module's UVM_PREFETCH_* */
+#define UVM_POLICY_PREFETCH_NONE	0	/* only the faulted pages */
+#define UVM_POLICY_PREFETCH_DENSITY	1	/* mostly-there regions of a block, whole */
+#define UVM_POLICY_PREFETCH_SEQUENTIAL	2	/* prefetch_pages after runs of faults */
+
 /* uvm_policy_set()/uvm_policy_reset() @which, .overrides: the module's UVM_PERF_* */
 #define UVM_POLICY_EVICT		(1U << 0)	/* evict_policy and evict_seed */
 #define UVM_POLICY_FAULT_BATCH		(1U << 1)	/* fault_batch */
+#define UVM_POLICY_PREFETCH		(1U << 2)	/* prefetch_policy, _threshold, _pages */
 
 /* The policies of a context's VA space. */
 struct uvm_policy_info {
@@ -410,6 +416,9 @@ struct uvm_policy_info {
 	uint32_t evict_policy;	/* UVM_POLICY_EVICT_* */
 	uint64_t evict_seed;	/* seed of UVM_POLICY_EVICT_RANDOM */
 	uint32_t fault_batch;	/* device faults per batch, 1..4096 */
+	uint32_t prefetch_policy;	/* UVM_POLICY_PREFETCH_* */
+	uint32_t prefetch_threshold;	/* density: percent, 1..100 */
+	uint32_t prefetch_pages;	/* sequential: pages ahead, 1..16384 */
 };
 
 /* The policies in force for @ctx (module defaults where not overridden). */
@@ -421,7 +430,9 @@ int uvm_policy_reset(struct uvm_context *ctx, uint32_t which);
 /*
  * Apply a policy string, the syntax of the UVM_POLICY environment variable
  * (read when a context is created): comma-separated KEY=VALUE items,
- * evict=lru|fifo|lfu|random[:SEED], batch=N, prefetch=none, thrash=none.
+ * evict=lru|fifo|lfu|random[:SEED], batch=N,
+ * prefetch=none|density[:PERCENT]|sequential[:PAGES], thrash=none (a
+ * parameter left out keeps the value in force).
  * All or nothing: 0, or -EINVAL (malformed; then *@err, if not NULL, points
  * at the offending item) or -EOPNOTSUPP (a policy this module lacks).
  */

@@ -45,7 +45,19 @@ TEST(env_sets_the_policies)
 	EXPECT_EQ(77u, p.evict_seed);
 	EXPECT_EQ(UVM_POLICY_EVICT, p.overrides);
 	ASSERT_EQ(0, open_under("prefetch=none,thrash=none", &p));
-	EXPECT_EQ(0u, p.overrides);
+	EXPECT_EQ(UVM_POLICY_PREFETCH, p.overrides);
+	EXPECT_EQ(UVM_POLICY_PREFETCH_NONE, p.prefetch_policy);
+	ASSERT_EQ(0, open_under("prefetch=density:70,evict=fifo", &p));
+	EXPECT_EQ(UVM_POLICY_PREFETCH_DENSITY, p.prefetch_policy);
+	EXPECT_EQ(70u, p.prefetch_threshold);
+	EXPECT_EQ(512u, p.prefetch_pages);	/* left out: the module's */
+	EXPECT_EQ(UVM_POLICY_PREFETCH | UVM_POLICY_EVICT, p.overrides);
+	ASSERT_EQ(0, open_under("prefetch=sequential:4096", &p));
+	EXPECT_EQ(UVM_POLICY_PREFETCH_SEQUENTIAL, p.prefetch_policy);
+	EXPECT_EQ(4096u, p.prefetch_pages);
+	EXPECT_EQ(51u, p.prefetch_threshold);
+	ASSERT_EQ(0, open_under("prefetch=sequential", &p));
+	EXPECT_EQ(512u, p.prefetch_pages);
 	ASSERT_EQ(0, open_under("", &p));
 	EXPECT_EQ(0u, p.overrides);
 }
@@ -56,7 +68,10 @@ TEST(malformed_env_fails_the_context)
 		"evict=mru", "evict=", "evict", "batch=0", "batch=4097",
 		"batch=12x", "foo=1", "evict=fifo,", ",evict=fifo",
 		"evict=random:", "evict=random:-1", "evict=lru batch=4",
-		"evict=fifo,bogus=1",
+		"evict=fifo,bogus=1", "prefetch=stride", "prefetch=density:0",
+		"prefetch=density:101", "prefetch=sequential:0",
+		"prefetch=sequential:16385", "prefetch=none:3",
+		"prefetch=density:", "prefetch=", "prefetch=sequential:4k",
 	};
 	struct uvm_policy_info p;
 	unsigned int i;
@@ -66,7 +81,6 @@ TEST(malformed_env_fails_the_context)
 			TH_LOG("bad value number %u", i);
 		}
 	/* Policies this module does not have yet: a clear "not supported". */
-	EXPECT_EQ(-EOPNOTSUPP, open_under("prefetch=density:51", &p));
 	EXPECT_EQ(-EOPNOTSUPP, open_under("thrash=pin", &p));
 	EXPECT_EQ(-EOPNOTSUPP, open_under("cap0=96M", &p));
 }

@@ -6,7 +6,7 @@
  * density: one fault batch touching 60 % of a 2 MiB block, spread over
  * all of it, brings the whole block to the device in that batch; one
  * touching 40 % brings only its own pages. sequential with 4096 pages
- * ahead: an ascending sweep of 64 MiB takes at least 10x fewer fault
+ * ahead: an ascending sweep of 32 MiB takes at least 10x fewer fault
  * batches than under none; uniformly random accesses prefetch nothing and
  * take as many batches as under none. The data read is right under every
  * policy, including while another thread switches policies. Bad input
@@ -21,8 +21,8 @@
 #define BLK		(2 * MIB)
 #define BLK_PAGES	512
 #define PARAM		"/sys/module/uvm/parameters/"
-#define SWEEP		(64 * MIB)
-#define SWEEP_PAGES	16384
+#define SWEEP		(32 * MIB)
+#define SWEEP_PAGES	8192
 
 /* A module parameter's value as read from sysfs ("" if unreadable). */
 static const char *uvm_param(const char *name)
@@ -274,18 +274,59 @@ TEST_F(pf, sequential_cuts_the_batches_of_a_sweep_tenfold)
 	EXPECT_LT(SWEEP_PAGES / 2, pf1);
 }
 
+/* Three arrays swept side by side (a = b + c): three streams. */
+TEST_F(pf, sequential_follows_three_streams_at_once)
+{
+	static uint32_t pages[SWEEP_PAGES];
+	const uint32_t third = SWEEP_PAGES / 3;
+	uint64_t none, seq, pf0, pf1;
+	size_t i;
+
+	for (i = 0; i < 3 * third; i++)
+		pages[i] = (i % 3) * third + i / 3;
+	none = batches_of(_metadata, self->dev, UVM_PREFETCH_NONE, pages,
+			  3 * third, &pf0);
+	seq = batches_of(_metadata, self->dev, UVM_PREFETCH_SEQUENTIAL, pages,
+			 3 * third, &pf1);
+	TH_LOG("three streams: %llu batches under none, %llu under sequential",
+	       (unsigned long long)none, (unsigned long long)seq);
+	ASSERT_LT(0, seq);
+	EXPECT_LE(10 * seq, none);
+}
+
+/* fault_batch 1: every batch is one page, and a sweep still is a stream. */
+TEST_F(pf, sequential_follows_a_sweep_of_one_fault_batches)
+{
+	static uint32_t pages[1024];
+	uint64_t b0, p0, b;
+	size_t i;
+
+	for (i = 0; i < 1024; i++)
+		pages[i] = i;
+	ASSERT_EQ(0, perf_set_prefetch(self->fd, UVM_PREFETCH_SEQUENTIAL, 51, 64));
+	ASSERT_EQ(0, perf_set_batch(self->fd, 1));
+	b0 = dstat(self->fd, UVM_STAT_FAULT_BATCHES);
+	p0 = dstat(self->fd, UVM_STAT_FAULT_PREFETCH_PAGES);
+	ASSERT_EQ(0, read_pages(self->fd, self->dev, self->m, pages, 1024, 5));
+	b = dstat(self->fd, UVM_STAT_FAULT_BATCHES) - b0;
+	TH_LOG("1024 pages, one fault a batch, 64 ahead: %llu batches",
+	       (unsigned long long)b);
+	EXPECT_GE(1024 / 10, b);
+	EXPECT_LT(900, dstat(self->fd, UVM_STAT_FAULT_PREFETCH_PAGES) - p0);
+}
+
 TEST_F(pf, sequential_changes_nothing_on_random_accesses)
 {
-	static uint32_t pages[UVM_ACCESS_MAX * 2];
+	static uint32_t pages[UVM_ACCESS_MAX];
 	uint64_t none, seq, pf0, pf1, s = 77;
 	size_t i;
 
-	for (i = 0; i < UVM_ACCESS_MAX * 2; i++)
+	for (i = 0; i < UVM_ACCESS_MAX; i++)
 		pages[i] = uvm_rand64(&s) % SWEEP_PAGES;
 	none = batches_of(_metadata, self->dev, UVM_PREFETCH_NONE, pages,
-			  UVM_ACCESS_MAX * 2, &pf0);
+			  UVM_ACCESS_MAX, &pf0);
 	seq = batches_of(_metadata, self->dev, UVM_PREFETCH_SEQUENTIAL, pages,
-			 UVM_ACCESS_MAX * 2, &pf1);
+			 UVM_ACCESS_MAX, &pf1);
 	EXPECT_EQ(0, pf0);
 	EXPECT_EQ(0, pf1);
 	EXPECT_EQ(none, seq);
