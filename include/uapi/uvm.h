@@ -444,9 +444,8 @@ struct uvm_va_space_summary {
 
 /* struct uvm_perf.prefetch_policy; module parameter prefetch_policy by name */
 #define UVM_PREFETCH_NONE		0	/* "none": only the faulted pages */
-#define UVM_PREFETCH_DENSITY		1	/* "density": a region of the block whose pages are
-						 * more than prefetch_threshold % resident or faulting */
-#define UVM_PREFETCH_SEQUENTIAL		2	/* "sequential": prefetch_pages after a run of faults */
+#define UVM_PREFETCH_DENSITY		1	/* "density": mostly-there regions of a block */
+#define UVM_PREFETCH_SEQUENTIAL		2	/* "sequential": pages after a run of faults */
 #define UVM_PREFETCH_COUNT		3
 
 /* struct uvm_perf.set and .overrides: the policies of a VA space */

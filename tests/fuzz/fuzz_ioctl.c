@@ -293,10 +293,15 @@ static int io_perf(struct fz_thread *t, int fd)
 		.evict_policy = fz_chance(t, 90) ? fz_below(t, UVM_EVICT_COUNT) : fz_u32(t),
 		.fault_batch = fz_chance(t, 90) ? 1 + fz_below(t, 512) : fz_u32(t),
 		.evict_seed = fz_u32(t),
+		.prefetch_policy = fz_chance(t, 90) ? fz_below(t, UVM_PREFETCH_COUNT) : fz_u32(t),
+		.prefetch_threshold = fz_chance(t, 90) ? 1 + fz_below(t, 100) : fz_u32(t),
+		.prefetch_pages = fz_chance(t, 90) ? 1 + fz_below(t, 4096) : fz_u32(t),
+		.pad = fz_chance(t, 97) ? 0 : fz_u32(t) | 1,
 	};
 
 	if (fz_chance(t, 3))
-		a.reserved[fz_below(t, 6)] = fz_u32(t) | 1;
+		a.reserved[fz_below(t, sizeof(a.reserved) / sizeof(a.reserved[0]))] =
+			fz_u32(t) | 1;
 	if (fz_chance(t, 30)) {
 		a.set = 0;
 		a.flags = 0;
