@@ -155,6 +155,7 @@ static void block_dev_trim(struct uvm_va_block *block, unsigned int d)
 		uvm_lru_remove(bd);
 		uvm_mem_free(bd->chunk);
 		bd->chunk = NULL;
+		atomic64_sub(UVM_BLOCK_SIZE, &block->mgd->perf.dev_bytes[d]);
 	}
 	if (!bd->chunk && bitmap_empty(bd->mapped, UVM_BLOCK_PAGES)) {
 		block->dev[d] = NULL;

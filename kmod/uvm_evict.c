@@ -167,13 +167,15 @@ static struct uvm_block_dev *evict_best(struct uvm_device *udev,
 					const struct uvm_evict_policy *pol,
 					const struct uvm_evict_ctx *ctx,
 					struct uvm_block_dev *const *busy,
-					unsigned int nbusy)
+					unsigned int nbusy,
+					const struct uvm_managed *own)
 {
 	struct uvm_block_dev *bd, *best = NULL;
 	u64 rank, best_rank = 0;
 
 	list_for_each_entry(bd, &udev->lru, lru) {
-		if (evict_was_busy(busy, nbusy, bd))
+		if (evict_was_busy(busy, nbusy, bd) ||
+		    (own && bd->block->mgd != own))
 			continue;
 		rank = pol->rank(&bd->evict, ctx);
 		if (!best || rank < best_rank) {
@@ -186,12 +188,14 @@ static struct uvm_block_dev *evict_best(struct uvm_device *udev,
 
 /*
  * The chunk @mgd's eviction policy ranks first among those whose block can
- * be trylocked: the locked block with a reference, or NULL (the list is
- * empty, or UVM_EVICT_BUSY_MAX chosen blocks were busy).
+ * be trylocked (@own: only @mgd's own chunks): the locked block with a
+ * reference, or NULL (none left, or UVM_EVICT_BUSY_MAX chosen blocks were
+ * busy).
  */
 static struct uvm_va_block *evict_pick_ranked(struct uvm_device *udev,
 					      const struct uvm_evict_policy *pol,
-					      u64 seed, struct uvm_managed *mgd)
+					      u64 seed, struct uvm_managed *mgd,
+					      bool own)
 {
 	struct uvm_block_dev *busy[UVM_EVICT_BUSY_MAX], *bd;
 	struct uvm_evict_ctx ctx = {
@@ -202,7 +206,8 @@ static struct uvm_va_block *evict_pick_ranked(struct uvm_device *udev,
 
 	spin_lock(&udev->lru_lock);
 	ctx.epoch = evict_epoch(udev);
-	while ((bd = evict_best(udev, pol, &ctx, busy, nbusy))) {
+	while ((bd = evict_best(udev, pol, &ctx, busy, nbusy,
+				own ? mgd : NULL))) {
 		block = bd->block;
 		if (mutex_trylock(&block->lock)) {
 			/* On the list, the block is alive: its VA space holds it. */
@@ -223,12 +228,13 @@ static struct uvm_va_block *evict_pick_ranked(struct uvm_device *udev,
 }
 
 /*
- * Pick the least recently accessed chunk whose block can be locked
- * (@blocking: wait for it; else trylock). Returns the locked block with a
- * reference, or NULL.
+ * Pick the least recently accessed chunk (of @own, if not NULL) whose block
+ * can be locked (@blocking: wait for it; else trylock). Returns the locked
+ * block with a reference, or NULL.
  */
 static struct uvm_va_block *evict_pick_lru(struct uvm_device *udev,
-					   bool blocking)
+					   bool blocking,
+					   const struct uvm_managed *own)
 {
 	struct uvm_va_block *block;
 	struct uvm_block_dev *bd;
@@ -236,6 +242,8 @@ static struct uvm_va_block *evict_pick_lru(struct uvm_device *udev,
 	spin_lock(&udev->lru_lock);
 	list_for_each_entry(bd, &udev->lru, lru) {
 		block = bd->block;
+		if (own && block->mgd != own)
+			continue;
 		refcount_inc(&block->refs);
 		if (blocking || mutex_trylock(&block->lock)) {
 			list_move_tail(&bd->lru, &udev->lru);
@@ -252,33 +260,34 @@ static struct uvm_va_block *evict_pick_lru(struct uvm_device *udev,
 
 /*
  * The next victim on @udev for @mgd (NULL: the device is going away, take
- * them in list order, waiting for each): the locked block with a
- * reference, or NULL if nothing can be taken now.
+ * them in list order, waiting for each; @own: only @mgd's chunks): the
+ * locked block with a reference, or NULL if nothing can be taken now.
  */
 static struct uvm_va_block *evict_pick(struct uvm_device *udev,
-				       struct uvm_managed *mgd)
+				       struct uvm_managed *mgd, bool own)
 {
 	const struct uvm_evict_policy *pol;
 	struct uvm_va_block *block;
 	u64 seed;
 
 	if (!mgd)
-		return evict_pick_lru(udev, true);
+		return evict_pick_lru(udev, true, NULL);
 	pol = uvm_perf_evict_policy(&mgd->perf, &seed);
 	if (pol->rank) {
-		block = evict_pick_ranked(udev, pol, seed, mgd);
+		block = evict_pick_ranked(udev, pol, seed, mgd, own);
 		if (block)
 			return block;
 	}
-	block = evict_pick_lru(udev, false);
+	block = evict_pick_lru(udev, false, own ? mgd : NULL);
 	if (block)
 		uvm_count(mgd, UVM_STAT_EVICT_PICKS, 1);
 	return block;
 }
 
-static s64 evict_one(struct uvm_device *udev, struct uvm_managed *mgd)
+static s64 evict_one(struct uvm_device *udev, struct uvm_managed *mgd,
+		     bool own)
 {
-	struct uvm_va_block *block = evict_pick(udev, mgd);
+	struct uvm_va_block *block = evict_pick(udev, mgd, own);
 	s64 freed = 0;
 
 	if (!block)
@@ -320,7 +329,7 @@ int uvm_evict_device_memory(struct uvm_device *udev, u64 bytes,
 		/* Each victim is a 2 MiB copy home: a large request is killable. */
 		if (fatal_signal_pending(current))
 			return freed ? 0 : -EINTR;
-		ret = evict_one(udev, mgd);
+		ret = evict_one(udev, mgd, false);
 		if (ret == -ENOSPC)
 			break;
 		if (ret < 0) {
@@ -333,38 +342,79 @@ int uvm_evict_device_memory(struct uvm_device *udev, u64 bytes,
 	return freed ? 0 : -ENOSPC;
 }
 
+/*
+ * Reserve a chunk's worth of @mgd's cap on @udev (UVM_PERF_CAP), evicting
+ * @mgd's own chunks while it is over: a capped VA space makes its own
+ * room, never another's. Return: 0 (reserved), -ENOSPC (its other chunks
+ * are all busy) or -EINTR.
+ */
+static int evict_reserve_cap(struct uvm_device *udev, struct uvm_managed *mgd)
+{
+	atomic64_t *used = &mgd->perf.dev_bytes[udev->id];
+	int busy = 0;
+	u64 cap;
+	s64 ret;
+
+	for (;;) {
+		cap = uvm_perf_cap(&mgd->perf, udev->id);
+		if (!cap || atomic64_add_return(UVM_BLOCK_SIZE, used) <= cap)
+			break;
+		atomic64_sub(UVM_BLOCK_SIZE, used);
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		ret = evict_one(udev, mgd, true);
+		if (ret == -ENOSPC ||
+		    (ret < 0 && ++busy > UVM_EVICT_RETRIES))
+			return -ENOSPC;
+	}
+	if (!cap)
+		atomic64_add(UVM_BLOCK_SIZE, used);
+	return 0;
+}
+
 /**
  * uvm_evict_alloc_chunk() - give @bd a block-sized chunk of device memory.
  * @bd: device state of a block; caller holds the block's lock.
  *
- * Return: 0, -ENOSPC (full, nothing evictable), -ENODEV (device going
- * away), -ENOMEM or -EINTR (fatal signal while evicting).
+ * A VA space capped on the device (UVM_PERF_CAP) first makes room under
+ * its cap by evicting its own chunks.
+ *
+ * Return: 0, -ENOSPC (full, nothing evictable; or at the cap and none of
+ * the VA space's own chunks evictable), -ENODEV (device going away),
+ * -ENOMEM or -EINTR (fatal signal while evicting).
  */
 int uvm_evict_alloc_chunk(struct uvm_block_dev *bd)
 {
+	struct uvm_managed *mgd = bd->block->mgd;
 	struct uvm_device *udev = bd->udev;
 	struct uvm_mem *mem;
 	int tries, ret;
 
 	lockdep_assert_held(&bd->block->lock);
+	ret = evict_reserve_cap(udev, mgd);
+	if (ret)
+		return ret;
 	for (tries = 0; ; tries++) {
 		mem = uvm_mem_alloc(udev, UVM_BLOCK_SIZE, UVM_BLOCK_SIZE,
 				    UVM_MEM_CONTIGUOUS | UVM_MEM_UNCLEARED);
 		if (!IS_ERR(mem))
 			break;
-		if (PTR_ERR(mem) != -ENOSPC || tries >= UVM_EVICT_RETRIES)
-			return PTR_ERR(mem);
-		ret = uvm_evict_device_memory(udev, UVM_BLOCK_SIZE,
-					      bd->block->mgd);
-		if (ret)
-			return ret == -EINTR ? ret : -ENOSPC;
+		ret = PTR_ERR(mem);
+		if (ret == -ENOSPC && tries < UVM_EVICT_RETRIES) {
+			ret = uvm_evict_device_memory(udev, UVM_BLOCK_SIZE, mgd);
+			if (!ret)
+				continue;
+			ret = ret == -EINTR ? ret : -ENOSPC;
+		}
+		goto err_unreserve;
 	}
 
 	spin_lock(&udev->lru_lock);
 	if (udev->dying) {
 		spin_unlock(&udev->lru_lock);
 		uvm_mem_free(mem);
-		return -ENODEV;
+		ret = -ENODEV;
+		goto err_unreserve;
 	}
 	bd->chunk = mem;
 	bd->evict = (struct uvm_evict_info){
@@ -376,6 +426,10 @@ int uvm_evict_alloc_chunk(struct uvm_block_dev *bd)
 	list_add_tail(&bd->lru, &udev->lru);
 	spin_unlock(&udev->lru_lock);
 	return 0;
+
+err_unreserve:
+	atomic64_sub(UVM_BLOCK_SIZE, &mgd->perf.dev_bytes[udev->id]);
+	return ret;
 }
 
 /**
@@ -391,7 +445,7 @@ void uvm_evict_all(struct uvm_device *udev)
 	udev->dying = true;
 	spin_unlock(&udev->lru_lock);
 
-	while ((ret = evict_one(udev, NULL)) != -ENOSPC) {
+	while ((ret = evict_one(udev, NULL, false)) != -ENOSPC) {
 		if (ret < 0 && ++failures > UVM_EVICT_RETRIES) {
 			pr_err("uvm: device %u: managed data could not be migrated home (%lld)\n",
 			       udev->id, ret);

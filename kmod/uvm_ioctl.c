@@ -85,7 +85,27 @@ struct uvm_ioctl_desc {
 #define UVM_IOCTL_DEF(ioctl, _func, _flags) \
 	{ .cmd = ioctl, .flags = _flags, .func = _func }
 
-static int uvm_device_copy_info(struct uvm_device *udev,
+/*
+ * A VA space capped on the device (UVM_PERF_CAP) sees the capped size:
+ * the cap as the total, and what its own chunks leave of it as free.
+ */
+static void uvm_device_cap_info(struct uvm_va_space *va_space,
+				struct uvm_device_info *info)
+{
+	struct uvm_perf_va *perf = &va_space->mgd.perf;
+	u64 cap = uvm_perf_cap(perf, info->id);
+	s64 used;
+
+	if (!cap || cap >= info->mem_total)
+		return;
+	used = atomic64_read(&perf->dev_bytes[info->id]);
+	info->mem_total = cap;
+	info->mem_free = min_t(u64, info->mem_free,
+			       used >= (s64)cap ? 0 : cap - used);
+}
+
+static int uvm_device_copy_info(struct uvm_va_space *va_space,
+				struct uvm_device *udev,
 				struct uvm_device_info __user *uinfo)
 {
 	struct uvm_device_info info = { };
@@ -95,6 +115,7 @@ static int uvm_device_copy_info(struct uvm_device *udev,
 		return -ENODEV;
 	uvm_device_fill_info(udev, &info);
 	drm_dev_exit(idx);
+	uvm_device_cap_info(va_space, &info);
 	return copy_to_user(uinfo, &info, sizeof(info)) ? -EFAULT : 0;
 }
 
@@ -117,7 +138,7 @@ static int uvm_module_get_info_ioctl(struct uvm_va_space *va_space,
 			continue;
 		ret = 0;
 		if (n < args->devices_count)
-			ret = uvm_device_copy_info(udev, uinfo + n);
+			ret = uvm_device_copy_info(va_space, udev, uinfo + n);
 		uvm_device_put(udev);
 		if (ret == -ENODEV)
 			continue;	/* unplugged meanwhile */

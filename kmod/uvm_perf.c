@@ -16,6 +16,7 @@
 #include <linux/sysfs.h>
 #include <uapi/uvm.h>
 
+#include "uvm_device.h"
 #include "uvm_device_fault.h"
 #include "uvm_drv.h"
 #include "uvm_evict_policy.h"
@@ -119,8 +120,11 @@ void uvm_perf_va_init(struct uvm_perf_va *perf)
 {
 	unsigned int d;
 
-	for (d = 0; d < UVM_MAX_DEVICES; d++)
+	for (d = 0; d < UVM_MAX_DEVICES; d++) {
 		uvm_seq_state_init(&perf->seq[d]);
+		perf->cap[d] = 0;
+		atomic64_set(&perf->dev_bytes[d], 0);
+	}
 	spin_lock_init(&perf->lock);
 	perf->overrides = 0;
 	atomic64_set(&perf->evict_nth, 0);
@@ -196,6 +200,26 @@ static int perf_check_prefetch(const struct uvm_perf *args)
 	return 0;
 }
 
+/* A cap of @args->cap_bytes on an existing device, or none (0). */
+static int perf_check_cap(const struct uvm_perf *args)
+{
+	struct uvm_device *udev;
+	u64 size;
+
+	if (args->cap_device >= UVM_MAX_DEVICES)
+		return -EINVAL;
+	udev = uvm_device_get(args->cap_device);
+	if (!udev)
+		return -ENODEV;
+	size = udev->mem_size;
+	uvm_device_put(udev);
+	if (!args->cap_bytes || (args->flags & UVM_PERF_RESET))
+		return 0;
+	if (args->cap_bytes < UVM_BLOCK_SIZE || args->cap_bytes > size)
+		return -EINVAL;
+	return 0;
+}
+
 static int perf_check(const struct uvm_perf *args, bool set)
 {
 	unsigned int i;
@@ -206,9 +230,16 @@ static int perf_check(const struct uvm_perf *args, bool set)
 		if (args->reserved[i])
 			return -EINVAL;
 	if (!set)
-		return args->set || args->flags ? -EINVAL : 0;
+		return args->set || args->flags || args->cap_bytes ||
+		       args->cap_device >= UVM_MAX_DEVICES ? -EINVAL : 0;
 	if ((args->set & ~UVM_PERF_ALL) || (args->flags & ~UVM_PERF_RESET))
 		return -EINVAL;
+	if (args->set & UVM_PERF_CAP) {
+		int ret = perf_check_cap(args);
+
+		if (ret)
+			return ret;
+	}
 	if (args->flags & UVM_PERF_RESET)
 		return 0;
 	if ((args->set & UVM_PERF_EVICT) && args->evict_policy >= UVM_EVICT_COUNT)
@@ -236,6 +267,9 @@ int uvm_perf_set(struct uvm_perf_va *perf, struct uvm_perf *args)
 	if (ret)
 		return ret;
 	spin_lock(&perf->lock);
+	if (args->set & UVM_PERF_CAP)	/* a cap is per device, not a default */
+		WRITE_ONCE(perf->cap[args->cap_device],
+			   args->flags & UVM_PERF_RESET ? 0 : args->cap_bytes);
 	if (args->flags & UVM_PERF_RESET) {
 		WRITE_ONCE(perf->overrides, perf->overrides & ~args->set);
 	} else {
@@ -251,7 +285,8 @@ int uvm_perf_set(struct uvm_perf_va *perf, struct uvm_perf *args)
 			perf->prefetch_threshold = args->prefetch_threshold;
 			perf->prefetch_pages = args->prefetch_pages;
 		}
-		WRITE_ONCE(perf->overrides, perf->overrides | args->set);
+		WRITE_ONCE(perf->overrides,
+			   perf->overrides | (args->set & ~UVM_PERF_CAP));
 	}
 	spin_unlock(&perf->lock);
 	return 0;
@@ -280,6 +315,9 @@ int uvm_perf_get(struct uvm_perf_va *perf, struct uvm_perf *args)
 	args->evict_policy = perf_evict_id(perf, &seed);
 	args->evict_seed = seed;
 	args->fault_batch = uvm_perf_fault_batch(perf);
-	args->overrides = READ_ONCE(perf->overrides);
+	args->overrides = READ_ONCE(perf->overrides) & ~UVM_PERF_CAP;
+	args->cap_bytes = uvm_perf_cap(perf, args->cap_device);
+	if (args->cap_bytes)
+		args->overrides |= UVM_PERF_CAP;
 	return 0;
 }

@@ -30,6 +30,10 @@ struct uvm_perf;
  * @prefetch: UVM_PREFETCH_*, if overridden.
  * @prefetch_threshold: the density threshold (percent), if overridden.
  * @prefetch_pages: pages prefetched after a run, if overridden.
+ * @cap: each device's cap on this VA space's managed chunks (bytes; 0:
+ *	 none), set under @lock, read with READ_ONCE().
+ * @dev_bytes: each device's bytes of chunks this VA space holds or is
+ *	       allocating (reserved before the allocation, against @cap).
  * @seq: each device's sequential detector.
  * @evict_nth: victims this VA space's policy chose (the random policy's
  *	       sequence).
@@ -46,6 +50,8 @@ struct uvm_perf_va {
 	u32 prefetch_pages;
 	atomic64_t evict_nth;
 	atomic64_t chunk_seq;
+	u64 cap[UVM_MAX_DEVICES];
+	atomic64_t dev_bytes[UVM_MAX_DEVICES];
 	struct uvm_seq_state seq[UVM_MAX_DEVICES];
 };
 
@@ -66,6 +72,12 @@ const struct uvm_evict_policy *uvm_perf_evict_policy(struct uvm_perf_va *perf,
 						     u64 *seed);
 unsigned int uvm_perf_fault_batch(struct uvm_perf_va *perf);
 void uvm_perf_prefetch(struct uvm_perf_va *perf, struct uvm_prefetch_conf *conf);
+
+/* The cap of @perf's VA space on device @id, in bytes (0: none). */
+static inline u64 uvm_perf_cap(struct uvm_perf_va *perf, u32 id)
+{
+	return READ_ONCE(perf->cap[id]);
+}
 int uvm_perf_set(struct uvm_perf_va *perf, struct uvm_perf *args);
 int uvm_perf_get(struct uvm_perf_va *perf, struct uvm_perf *args);
 

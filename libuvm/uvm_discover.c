@@ -124,6 +124,7 @@ static void uvm_copy_device(struct uvm_context *ctx, struct uvm_device *dev,
 	i->backend = k->backend;
 	i->caps = k->caps;
 	i->mem_total = k->mem_total;
+	dev->mem_size = k->mem_total;
 	i->mem_free = k->mem_free;
 	i->render_minor = k->render_minor;
 	memcpy(i->name, k->name, sizeof(i->name));
@@ -252,7 +253,8 @@ int uvm_query_mem_free(struct uvm_context *ctx, unsigned int idx, uint64_t *mem_
 	unsigned int i;
 	int ret;
 
-	if (dev->render_fd >= 0) {
+	/* A capped context asks its own VA space, which sees the cap. */
+	if (dev->render_fd >= 0 && !dev->cap) {
 		uvm_memclear(arg);
 		ret = drmCommandWriteRead(dev->render_fd, DRM_UVM_INFO, &arg, sizeof(arg));
 		if (!ret)

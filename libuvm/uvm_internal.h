@@ -33,8 +33,10 @@ int uvm_policy_from_env(struct uvm_context *ctx);
 
 /* One device as the library keeps it. */
 struct uvm_device {
-	struct uvm_device_info info;
+	struct uvm_device_info info;	/* mem_total: capped if @cap */
 	int render_fd;			/* -1 if the render node is unusable */
+	uint64_t cap;			/* this context's cap (UVM_PERF_CAP), 0: none */
+	uint64_t mem_size;		/* the device's own mem_total */
 };
 
 /* One managed allocation (uvm_managed.c). */

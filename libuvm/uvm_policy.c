@@ -90,6 +90,54 @@ uvm_public int uvm_policy_reset(struct uvm_context *ctx, uint32_t which)
 	return policy_perf_set(ctx, which, UVM_PERF_RESET, NULL);
 }
 
+static int cap_ioctl(struct uvm_context *ctx, uint32_t id, uint64_t bytes)
+{
+	struct uvm_perf args;
+
+	uvm_memclear(args);
+	args.version = UVM_PERF_VERSION;
+	args.set = UVM_PERF_CAP;
+	args.cap_device = id;
+	args.cap_bytes = bytes;
+	return uvm_ioctl(ctx->fd, UVM_IOCTL_PERF_SET, &args);
+}
+
+uvm_public int uvm_policy_cap_set(struct uvm_context *ctx, unsigned int device, uint64_t bytes)
+{
+	struct uvm_device *dev;
+	int ret;
+
+	if (!ctx)
+		return -EINVAL;
+	if (device >= ctx->num_devices)
+		return -ENODEV;
+	dev = &ctx->devices[device];
+	ret = cap_ioctl(ctx, dev->info.id, bytes);
+	if (ret)
+		return ret;
+	dev->cap = bytes;
+	dev->info.mem_total = bytes ? bytes : dev->mem_size;
+	return 0;
+}
+
+uvm_public int uvm_policy_cap_get(struct uvm_context *ctx, unsigned int device, uint64_t *bytes)
+{
+	struct uvm_perf args;
+	int ret;
+
+	if (!ctx || !bytes)
+		return -EINVAL;
+	if (device >= ctx->num_devices)
+		return -ENODEV;
+	uvm_memclear(args);
+	args.version = UVM_PERF_VERSION;
+	args.cap_device = ctx->devices[device].info.id;
+	ret = uvm_ioctl(ctx->fd, UVM_IOCTL_PERF_GET, &args);
+	if (!ret)
+		*bytes = args.cap_bytes;
+	return ret;
+}
+
 /* A whole decimal number in [@min, @max] from [@s, @end). */
 static int parse_u64(const char *s, const char *end, uint64_t min, uint64_t max,
 		     uint64_t *out)
@@ -170,9 +218,43 @@ static int parse_prefetch(const char *v, const char *end, struct uvm_policy_info
 	return -EINVAL;		/* none takes no parameter */
 }
 
-/* One KEY=VALUE item [@s, @end) into @p and @which. */
+/* The caps of a policy string: device ordinal and bytes (0: none). */
+struct policy_caps {
+	unsigned int n;
+	unsigned int device[UVM_MAX_DEVICES];
+	uint64_t bytes[UVM_MAX_DEVICES];
+};
+
+/* capN=SIZE, SIZE in bytes or with a K, M or G suffix; [@s, @eq) is "capN". */
+static int parse_cap(const char *s, const char *eq, const char *end,
+		     struct policy_caps *caps)
+{
+	uint64_t dev, v, shift = 0;
+	const char *num_end = end;
+	unsigned int k;
+
+	if (parse_u64(s + 3, eq, 0, UVM_MAX_DEVICES - 1, &dev))
+		return -EINVAL;
+	if (end > eq + 1) {
+		switch (end[-1]) {
+		case 'K': shift = 10; num_end--; break;
+		case 'M': shift = 20; num_end--; break;
+		case 'G': shift = 30; num_end--; break;
+		}
+	}
+	if (parse_u64(eq + 1, num_end, 0, UINT64_MAX >> shift, &v))
+		return -EINVAL;
+	for (k = 0; k < caps->n; k++)
+		if (caps->device[k] == dev)
+			return -EINVAL;		/* one cap per device */
+	caps->device[caps->n] = (unsigned int)dev;
+	caps->bytes[caps->n++] = v << shift;
+	return 0;
+}
+
+/* One KEY=VALUE item [@s, @end) into @p and @which, or @caps. */
 static int parse_item(const char *s, const char *end, struct uvm_policy_info *p,
-		      uint32_t *which)
+		      uint32_t *which, struct policy_caps *caps)
 {
 	const char *eq = memchr(s, '=', (size_t)(end - s));
 	uint64_t n;
@@ -197,27 +279,54 @@ static int parse_item(const char *s, const char *end, struct uvm_policy_info *p,
 	/* Today's behaviour is all this module has of thrashing. */
 	if (word_is(s, eq, "thrash"))
 		return word_is(eq + 1, end, "none") ? 0 : -EOPNOTSUPP;
-	if (end - s > 3 && !memcmp(s, "cap", 3))
-		return -EOPNOTSUPP;
+	if (eq - s > 3 && !memcmp(s, "cap", 3))
+		return parse_cap(s, eq, end, caps);
 	return -EINVAL;
+}
+
+/*
+ * Set @caps; all or nothing: on an error the caps set so far go back to
+ * what they were (@old).
+ */
+static int apply_caps(struct uvm_context *ctx, const struct policy_caps *caps,
+		      uint64_t *old)
+{
+	unsigned int k, j;
+	int ret = 0;
+
+	for (k = 0; k < caps->n && !ret; k++) {
+		if (caps->device[k] >= ctx->num_devices)
+			ret = -ENODEV;
+		else
+			ret = uvm_policy_cap_get(ctx, caps->device[k], &old[k]) ?:
+			      uvm_policy_cap_set(ctx, caps->device[k], caps->bytes[k]);
+	}
+	if (ret)
+		for (j = 0; j + 1 < k; j++)
+			uvm_policy_cap_set(ctx, caps->device[j], old[j]);
+	return ret;
 }
 
 uvm_public int uvm_policy_apply(struct uvm_context *ctx, const char *spec, const char **err)
 {
 	struct uvm_policy_info p = { 0 };
+	uint64_t old[UVM_MAX_DEVICES];
+	struct policy_caps caps;
 	const char *s, *end;
 	uint32_t which = 0;
+	unsigned int k;
 	int ret;
 
 	if (err)
 		*err = NULL;
 	if (!ctx || !spec)
 		return -EINVAL;
+	caps.n = 0;
 	for (s = spec; *spec; s = end + 1) {
 		end = strchr(s, ',');
 		if (!end)
 			end = s + strlen(s);
-		ret = parse_item(s, end, &p, &which);	/* "" too: malformed */
+		ret = parse_item(s, end, &p, &which, &caps);	/* "" too: malformed */
 		if (ret) {
 			if (err)
 				*err = s;
@@ -237,7 +346,14 @@ uvm_public int uvm_policy_apply(struct uvm_context *ctx, const char *spec, const
 		if (!p.prefetch_pages)
 			p.prefetch_pages = cur.prefetch_pages;
 	}
-	return which ? policy_perf_set(ctx, which, 0, &p) : 0;
+	ret = apply_caps(ctx, &caps, old);
+	if (ret || !which)
+		return ret;
+	ret = policy_perf_set(ctx, which, 0, &p);
+	if (ret)
+		for (k = 0; k < caps.n; k++)
+			uvm_policy_cap_set(ctx, caps.device[k], old[k]);
+	return ret;
 }
 
 /**
@@ -257,7 +373,7 @@ int uvm_policy_from_env(struct uvm_context *ctx)
 		return 0;
 	ret = uvm_policy_apply(ctx, spec, &bad);
 	if (ret)
-		fprintf(stderr, "libuvm: UVM_POLICY=\"%s\": %s at \"%s\" (known: evict=lru|fifo|lfu|random[:SEED], batch=1..4096, prefetch=none|density[:1..100]|sequential[:1..16384], thrash=none)\n",
+		fprintf(stderr, "libuvm: UVM_POLICY=\"%s\": %s at \"%s\" (known: evict=lru|fifo|lfu|random[:SEED], batch=1..4096, prefetch=none|density[:1..100]|sequential[:1..16384], thrash=none, capN=BYTES[K|M|G])\n",
 			spec, ret == -EOPNOTSUPP ? "policy not supported by this module" :
 			"malformed", bad ? bad : spec);
 	return ret;

@@ -452,8 +452,9 @@ struct uvm_va_space_summary {
 #define UVM_PERF_EVICT			(1U << 0)	/* evict_policy, evict_seed */
 #define UVM_PERF_FAULT_BATCH		(1U << 1)	/* fault_batch */
 #define UVM_PERF_PREFETCH		(1U << 2)	/* prefetch_policy, _threshold, _pages */
+#define UVM_PERF_CAP			(1U << 3)	/* cap_bytes of cap_device */
 #define UVM_PERF_ALL			(UVM_PERF_EVICT | UVM_PERF_FAULT_BATCH | \
-					 UVM_PERF_PREFETCH)
+					 UVM_PERF_PREFETCH | UVM_PERF_CAP)
 
 /* struct uvm_perf.flags */
 #define UVM_PERF_RESET			(1U << 0)	/* @set: back to the module's */
@@ -505,8 +506,20 @@ struct uvm_perf {
 	__u32 prefetch_pages;
 	/** @pad: must be zero. */
 	__u32 pad;
-	/** @reserved: must be zero (thrashing, device caps). */
-	__u64 reserved[4];
+	/**
+	 * @cap_device: in, the device @cap_bytes is about (SET with
+	 * UVM_PERF_CAP; GET: the device whose cap to report).
+	 */
+	__u32 cap_device;
+	/** @reserved: must be zero (thrashing). */
+	__u32 reserved[5];
+	/**
+	 * @cap_bytes: the most device memory this VA space's managed data may
+	 * take on @cap_device; 0: no cap. A cap is at least 2 MiB (one chunk)
+	 * and at most the device's memory. Above it the VA space evicts its
+	 * own chunks first; its device queries report the capped size.
+	 */
+	__u64 cap_bytes;
 };
 
 #define UVM_IOCTL_PREFETCH		_IOW(UVM_IOCTL_BASE, 0x81, struct uvm_prefetch)

@@ -409,6 +409,7 @@ int uvm_discard(struct uvm_context *ctx, const void *ptr, size_t len,
 #define UVM_POLICY_EVICT		(1U << 0)	/* evict_policy and evict_seed */
 #define UVM_POLICY_FAULT_BATCH		(1U << 1)	/* fault_batch */
 #define UVM_POLICY_PREFETCH		(1U << 2)	/* prefetch_policy, _threshold, _pages */
+#define UVM_POLICY_CAP			(1U << 3)	/* .overrides of uvm_policy_get(): a cap */
 
 /* The policies of a context's VA space. */
 struct uvm_policy_info {
@@ -428,11 +429,22 @@ int uvm_policy_set(struct uvm_context *ctx, uint32_t which, const struct uvm_pol
 /* Follow the module's defaults again for the policies of @which. */
 int uvm_policy_reset(struct uvm_context *ctx, uint32_t which);
 /*
+ * Cap this context's managed data on device @device (ordinal) at @bytes
+ * (0: no cap; else 2 MiB up to the device's memory): above it the context
+ * evicts its own data first, and the device's size and free memory it
+ * sees (uvm_device_get_info, cudaMemGetInfo, cudaGetDeviceProperties)
+ * are the capped ones. 0 or -errno (-EINVAL, -ENODEV; nothing changed).
+ */
+int uvm_policy_cap_set(struct uvm_context *ctx, unsigned int device, uint64_t bytes);
+/* The cap of @device (0: none) in *@bytes; 0 or -errno. */
+int uvm_policy_cap_get(struct uvm_context *ctx, unsigned int device, uint64_t *bytes);
+/*
  * Apply a policy string, the syntax of the UVM_POLICY environment variable
  * (read when a context is created): comma-separated KEY=VALUE items,
  * evict=lru|fifo|lfu|random[:SEED], batch=N,
  * prefetch=none|density[:PERCENT]|sequential[:PAGES], thrash=none (a
- * parameter left out keeps the value in force).
+ * parameter left out keeps the value in force), capN=BYTES[K|M|G] (device
+ * ordinal N; see uvm_policy_cap_set()).
  * All or nothing: 0, or -EINVAL (malformed; then *@err, if not NULL, points
  * at the offending item) or -EOPNOTSUPP (a policy this module lacks).
  */

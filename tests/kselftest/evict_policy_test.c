@@ -234,7 +234,7 @@ TEST(bad_input_changes_nothing)
 		case 2: p.set |= 1U << 7; break;
 		case 3: p.flags = 2; break;
 		case 4: p.reserved[0] = 1; break;
-		case 5: p.reserved[3] = 1ULL << 63; break;
+		case 5: p.reserved[4] = 1U << 31; break;
 		case 6: p.evict_policy = UVM_EVICT_COUNT; break;
 		case 7: p.evict_policy = ~0U; break;
 		case 8: p.fault_batch = 0; break;

@@ -82,7 +82,14 @@ TEST(malformed_env_fails_the_context)
 		}
 	/* Policies this module does not have yet: a clear "not supported". */
 	EXPECT_EQ(-EOPNOTSUPP, open_under("thrash=pin", &p));
-	EXPECT_EQ(-EOPNOTSUPP, open_under("cap0=96M", &p));
+	EXPECT_EQ(-EINVAL, open_under("cap0=", &p));
+	EXPECT_EQ(-EINVAL, open_under("cap0=12X", &p));
+	EXPECT_EQ(-EINVAL, open_under("capx=16M", &p));
+	EXPECT_EQ(-EINVAL, open_under("cap=16M", &p));
+	EXPECT_EQ(-EINVAL, open_under("cap0=16M,cap0=32M", &p));
+	EXPECT_EQ(-EINVAL, open_under("cap0=1M", &p));		/* < one chunk */
+	EXPECT_EQ(-EINVAL, open_under("cap0=100000G", &p));	/* > the device */
+	EXPECT_EQ(-ENODEV, open_under("cap31=16M", &p));
 }
 
 TEST(apply_is_all_or_nothing_and_says_where)
@@ -111,6 +118,53 @@ TEST(apply_is_all_or_nothing_and_says_where)
 	EXPECT_EQ(-EINVAL, uvm_policy_get(NULL, &p));
 	EXPECT_EQ(-EINVAL, uvm_policy_apply(ctx, NULL, NULL));
 	uvm_close(ctx);
+}
+
+/* UVM_POLICY=cap0=16M: the context sees a 16 MiB device; then no cap. */
+TEST(cap_from_env_and_api)
+{
+	struct uvm_device_info info;
+	struct uvm_context *ctx;
+	uint64_t cap = 1;
+
+	setenv("UVM_POLICY", "cap0=16M,evict=fifo", 1);
+	ASSERT_EQ(0, uvm_open(&ctx));
+	unsetenv("UVM_POLICY");
+	ASSERT_EQ(0, uvm_policy_cap_get(ctx, 0, &cap));
+	EXPECT_EQ(16ull << 20, cap);
+	ASSERT_EQ(0, uvm_device_get_info(ctx, 0, &info));
+	EXPECT_EQ(16ull << 20, info.mem_total);
+	EXPECT_GE(16ull << 20, info.mem_free);
+	EXPECT_EQ(-EINVAL, uvm_policy_cap_set(ctx, 0, 1 << 20));
+	EXPECT_EQ(-ENODEV, uvm_policy_cap_set(ctx, 99, 16 << 20));
+	ASSERT_EQ(0, uvm_policy_cap_set(ctx, 0, 0));
+	ASSERT_EQ(0, uvm_policy_cap_get(ctx, 0, &cap));
+	EXPECT_EQ(0u, cap);
+	ASSERT_EQ(0, uvm_device_get_info(ctx, 0, &info));
+	EXPECT_LT(16ull << 20, info.mem_total);
+	uvm_close(ctx);
+}
+
+/* libuvm's CUDA runtime entry point (cudaError_t is an int-sized enum). */
+int cudaMemGetInfo(size_t *free_bytes, size_t *total);
+
+/* An unmodified CUDA program under UVM_POLICY=cap0=16M sees 16 MiB. */
+TEST(cuda_mem_get_info_reports_the_cap)
+{
+	pid_t pid = fork();
+	int st;
+
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		size_t free_bytes = 0, total = 0;
+
+		setenv("UVM_POLICY", "cap0=16M", 1);
+		if (cudaMemGetInfo(&free_bytes, &total))
+			_exit(1);
+		_exit(total == 16u << 20 && free_bytes <= total ? 0 : 2);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	EXPECT_EQ(0, WEXITSTATUS(st));
 }
 
 TEST_HARNESS_MAIN
