@@ -297,6 +297,9 @@ static int io_perf(struct fz_thread *t, int fd)
 		.prefetch_threshold = fz_chance(t, 90) ? 1 + fz_below(t, 100) : fz_u32(t),
 		.prefetch_pages = fz_chance(t, 90) ? 1 + fz_below(t, 4096) : fz_u32(t),
 		.pad = fz_chance(t, 97) ? 0 : fz_u32(t) | 1,
+		.cap_device = fz_chance(t, 90) ? fz_below(t, 4) : fz_u32(t),
+		.cap_bytes = fz_chance(t, 70) ? (uint64_t)fz_below(t, 65) << 21 :
+			     (uint64_t)fz_u32(t) << fz_below(t, 33),
 	};
 
 	if (fz_chance(t, 3))
