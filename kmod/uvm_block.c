@@ -25,6 +25,7 @@
 #include "uvm_compat.h"
 #include "uvm_drv.h"
 #include "uvm_managed.h"
+#include "uvm_thrash.h"
 #include "uvm_trace.h"
 
 struct uvm_counters uvm_global_counters;
@@ -41,6 +42,7 @@ static struct uvm_va_block *block_create(struct uvm_managed *mgd,
 	refcount_set(&block->refs, 1);
 	block->start = start;
 	block->mgd = mgd;
+	uvm_thrash_init(&block->thrash);
 	return block;
 }
 

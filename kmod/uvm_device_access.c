@@ -50,6 +50,7 @@
 #include "uvm_managed.h"
 #include "uvm_perf.h"
 #include "uvm_prefetch_policy.h"
+#include "uvm_thrash.h"
 #include "uvm_trace.h"
 
 unsigned int uvm_fault_batch = 256;
@@ -382,6 +383,12 @@ static int access_service_block(struct access_ctx *c, struct svc_pipe *p,
 			set_bit(i, write);
 	}
 	access_range_bits(c, bstart, pf);
+	if (uvm_thrash_throttled(block, c->udev->id)) {	/* nap unlocked */
+		ret = pipe_end(p);
+		if (ret)
+			return ret;
+		uvm_thrash_nap(block, c->udev->id);
+	}
 	ret = pipe_lock(p, block);
 	if (ret)
 		return ret;

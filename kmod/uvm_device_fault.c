@@ -14,7 +14,9 @@
  *    no migration;
  * 4. the page prefers another location: map remotely (an unpopulated page
  *    is first populated at its preferred location);
- * 5. otherwise migrate (or populate) the page to the faulting device.
+ * 5. otherwise migrate (or populate) the page to the faulting device,
+ *    unless the thrashing policy pinned the block to another processor:
+ *    then map it remotely (uvm_thrash.c).
  *
  * When the device is full and nothing can be evicted, a migration falls
  * back to a remote mapping of host memory. Faults are serviced per block,
@@ -33,6 +35,7 @@
 #include "uvm_device_fault.h"
 #include "uvm_managed.h"
 #include "uvm_prefetch_policy.h"
+#include "uvm_thrash.h"
 #include "uvm_trace.h"
 
 enum fault_action {
@@ -40,6 +43,7 @@ enum fault_action {
 	FAULT_MIGRATE,
 	FAULT_REMOTE,
 	FAULT_NR,
+	FAULT_PINNED = FAULT_NR,	/* remote: the thrashing policy pinned it */
 };
 
 static unsigned int page_copies(struct uvm_va_block *block, unsigned int i)
@@ -74,6 +78,8 @@ static enum fault_action fault_decide(struct uvm_va_block *block,
 		return FAULT_REMOTE;
 	if (pol_prefers_elsewhere(pol, id))
 		return FAULT_REMOTE;
+	if (populated && uvm_thrash_pinned_elsewhere(block, id))
+		return FAULT_PINNED;
 	return FAULT_MIGRATE;
 }
 
@@ -210,6 +216,7 @@ static int fault_migrate_end(struct uvm_fault_op *op)
 	bitmap_andnot(op->pf, op->pf, op->to_dev.held, UVM_BLOCK_PAGES);
 	uvm_count_dev(block->mgd, op->udev, UVM_STAT_FAULT_PREFETCH_PAGES,
 		      bitmap_weight(op->pf, UVM_BLOCK_PAGES));
+	uvm_thrash_moved_locked(block, op->udev->id);
 	n = bitmap_weight(op->coll, UVM_BLOCK_PAGES);
 	uvm_count(block->mgd, UVM_STAT_READ_DUP_COLLAPSES, n);
 	if (n)
@@ -344,7 +351,7 @@ int uvm_block_service_faults_begin_locked(struct uvm_fault_op *op,
 	unsigned long *act[FAULT_NR] = { op->dup, op->mask, op->remote };
 	const struct uvm_policy_extent *ext = NULL;
 	const struct uvm_policy *pol;
-	unsigned int i, a;
+	unsigned int i, a, npinned = 0;
 	int ret = 0;
 
 	lockdep_assert_held(&block->lock);
@@ -365,6 +372,10 @@ int uvm_block_service_faults_begin_locked(struct uvm_fault_op *op,
 			return -EFAULT;
 		pol = &ext->pol;
 		a = fault_decide(block, i, pol, udev->id, test_bit(i, write));
+		if (a == FAULT_PINNED) {
+			npinned++;
+			a = FAULT_REMOTE;
+		}
 		if (a == FAULT_REMOTE && !uvm_block_page_populated(block, i)) {
 			bitmap_zero(op->none, UVM_BLOCK_PAGES);
 			set_bit(i, op->none);
@@ -374,6 +385,8 @@ int uvm_block_service_faults_begin_locked(struct uvm_fault_op *op,
 		}
 		set_bit(i, act[a]);
 	}
+	if (npinned)
+		uvm_count_dev(block->mgd, udev, UVM_STAT_THRASH_PINNED, npinned);
 	if (!bitmap_empty(op->dup, UVM_BLOCK_PAGES))
 		ret = fault_dup(block, udev, op->dup);
 	if (!ret && !bitmap_empty(op->remote, UVM_BLOCK_PAGES))

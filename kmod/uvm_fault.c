@@ -37,6 +37,7 @@
 #include "uvm_compat.h"
 #include "uvm_device.h"
 #include "uvm_managed.h"
+#include "uvm_thrash.h"
 #include "uvm_trace.h"
 #include "uvm_vma.h"
 
@@ -215,6 +216,20 @@ static bool cpu_maps_device_memory(const struct uvm_policy *pol,
 		pol->preferred.id == bd->udev->id);
 }
 
+/*
+ * The thrashing policy pinned the block to the device holding page @i
+ * (@bd): the CPU maps that copy, if the backend lets it.
+ */
+static bool cpu_maps_pinned(struct uvm_va_block *block,
+			    struct uvm_block_dev *bd)
+{
+	if (!bd || !(bd->udev->ops->caps & UVM_DEVICE_CAP_CPU_MAPPABLE) ||
+	    !uvm_thrash_pinned_elsewhere(block, UVM_THRASH_HOST))
+		return false;
+	uvm_count(block->mgd, UVM_STAT_THRASH_PINNED, 1);
+	return true;
+}
+
 /* Map page @idx's device copy into the CPU page table. */
 static vm_fault_t fault_map_device(struct uvm_va_block *block,
 				   struct vm_fault *vmf,
@@ -276,6 +291,9 @@ static vm_fault_t fault_from_device(struct uvm_va_block *block,
 	if (uvm_block_to_host_locked(block, nid, mask, dup,
 				     UVM_CAUSE_CPU_FAULT))
 		return VM_FAULT_SIGBUS;
+	if (!bitmap_empty(mask, UVM_BLOCK_PAGES) &&
+	    !bitmap_equal(mask, dup, UVM_BLOCK_PAGES))
+		uvm_thrash_moved_locked(block, UVM_THRASH_HOST);
 	uvm_count(block->mgd, UVM_STAT_READ_DUP_COPIES,
 		  bitmap_weight(dup, UVM_BLOCK_PAGES));
 	if (!bitmap_empty(dup, UVM_BLOCK_PAGES))
@@ -403,12 +421,13 @@ static vm_fault_t block_cpu_fault(struct uvm_va_block *block,
 	struct uvm_block_dev *bd;
 	vm_fault_t ret;
 
+	uvm_thrash_nap(block, UVM_THRASH_HOST);	/* throttled: wait unlocked */
 	mutex_lock(&block->lock);
 	fault_window(block, vmf->vma, idx, READ_ONCE(uvm_fault_granule_pages),
 		     &first, &last);
 	if (!block->cpu_pages[idx] && test_bit(idx, block->on_device)) {
 		bd = sole_device(block, idx);
-		if (cpu_maps_device_memory(pol, bd))
+		if (cpu_maps_device_memory(pol, bd) || cpu_maps_pinned(block, bd))
 			ret = fault_map_device(block, vmf, bd, idx);
 		else
 			ret = uvm_fault_block_home_locked(block, vmf->vma,

@@ -27,6 +27,7 @@
 #include "uvm_compat.h"
 #include "uvm_drv.h"
 #include "uvm_managed.h"
+#include "uvm_thrash.h"
 
 static unsigned int uvm_fault_ahead_blocks = 4;
 
@@ -75,6 +76,7 @@ static void ahead_block(struct uvm_managed *mgd, struct mm_struct *mm,
 		mutex_lock(&block->lock);
 		before = block->nr_cpu_pages;
 		if (!block->dead && block->nr_devs &&
+		    !uvm_thrash_pinned_elsewhere(block, UVM_THRASH_HOST) &&
 		    !uvm_fault_block_home_locked(block, vma, nid)) {
 			uvm_count(mgd, UVM_STAT_FAULT_AHEAD_PAGES,
 				  block->nr_cpu_pages - before);

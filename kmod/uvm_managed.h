@@ -108,6 +108,7 @@ struct uvm_block_dev {
  *		of its window and left it unmapped: the CPU fault that maps
  *		it starts the next window.
  * @dev: per-device state, indexed by device id, or NULL.
+ * @thrash: moves between processors (uvm_thrash.c).
  *
  * A page is populated when it has a host copy or is @on_device. It has more
  * than one copy only while read-duplicated; then no mapping of it is
@@ -128,6 +129,7 @@ struct uvm_va_block {
 	DECLARE_BITMAP(cpu_maps_dev, UVM_BLOCK_PAGES);
 	DECLARE_BITMAP(on_device, UVM_BLOCK_PAGES);
 	struct uvm_block_dev *dev[UVM_MAX_DEVICES];
+	struct uvm_thrash thrash;
 };
 
 /**

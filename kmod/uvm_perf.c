@@ -116,6 +116,81 @@ module_param_cb(prefetch_pages, &uvm_param_range_ops, &prefetch_pages_range,
 MODULE_PARM_DESC(prefetch_pages,
 		 "sequential prefetch: pages brought in after a run of faults, 1..16384 (default 512)");
 
+static const struct uvm_thrash_policy *const uvm_thrash_policies[UVM_THRASH_COUNT] = {
+	[UVM_THRASH_NONE] = &uvm_thrash_none,
+	[UVM_THRASH_THROTTLE] = &uvm_thrash_throttle,
+	[UVM_THRASH_PIN] = &uvm_thrash_pin,
+};
+
+#define UVM_THRASH_THRESHOLD_MAX	1000
+#define UVM_THRASH_WINDOW_US_MAX	10000000
+#define UVM_THRASH_NAP_US_MAX		100000
+#define UVM_THRASH_PIN_MS_MAX		60000
+
+static unsigned int uvm_thrash_default = UVM_THRASH_NONE;
+static unsigned int uvm_thrash_threshold = 3;
+static unsigned int uvm_thrash_window_us = 500;
+static unsigned int uvm_thrash_nap_us = 250;
+static unsigned int uvm_thrash_pin_ms = 300;
+
+static int thrash_policy_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int i;
+
+	for (i = 0; i < UVM_THRASH_COUNT; i++) {
+		if (sysfs_streq(val, uvm_thrash_policies[i]->name)) {
+			WRITE_ONCE(uvm_thrash_default, i);
+			return 0;
+		}
+	}
+	pr_err("uvm: thrash_policy must be one of none, throttle, pin\n");
+	return -EINVAL;
+}
+
+static int thrash_policy_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%s\n",
+			  uvm_thrash_policies[READ_ONCE(uvm_thrash_default)]->name);
+}
+
+static const struct kernel_param_ops thrash_policy_ops = {
+	.set = thrash_policy_set,
+	.get = thrash_policy_get,
+};
+module_param_cb(thrash_policy, &thrash_policy_ops, NULL, 0644);
+MODULE_PARM_DESC(thrash_policy,
+		 "what happens to a block found thrashing: none (default: counted only), throttle, pin");
+
+static struct uvm_param_range thrash_threshold_range = {
+	.val = &uvm_thrash_threshold, .min = 1, .max = UVM_THRASH_THRESHOLD_MAX,
+};
+module_param_cb(thrash_threshold, &uvm_param_range_ops,
+		&thrash_threshold_range, 0644);
+MODULE_PARM_DESC(thrash_threshold,
+		 "moves of a block within thrash_window_us that are thrashing, 1..1000 (default 3)");
+
+static struct uvm_param_range thrash_window_range = {
+	.val = &uvm_thrash_window_us, .min = 1, .max = UVM_THRASH_WINDOW_US_MAX,
+};
+module_param_cb(thrash_window_us, &uvm_param_range_ops, &thrash_window_range,
+		0644);
+MODULE_PARM_DESC(thrash_window_us,
+		 "thrashing detection window in microseconds, 1..10000000 (default 500)");
+
+static struct uvm_param_range thrash_nap_range = {
+	.val = &uvm_thrash_nap_us, .min = 1, .max = UVM_THRASH_NAP_US_MAX,
+};
+module_param_cb(thrash_nap_us, &uvm_param_range_ops, &thrash_nap_range, 0644);
+MODULE_PARM_DESC(thrash_nap_us,
+		 "throttle: how long the next processor waits, microseconds, 1..100000 (default 250)");
+
+static struct uvm_param_range thrash_pin_range = {
+	.val = &uvm_thrash_pin_ms, .min = 1, .max = UVM_THRASH_PIN_MS_MAX,
+};
+module_param_cb(thrash_pin_ms, &uvm_param_range_ops, &thrash_pin_range, 0644);
+MODULE_PARM_DESC(thrash_pin_ms,
+		 "pin: how long a thrashing block stays where it is, milliseconds, 1..60000 (default 300)");
+
 void uvm_perf_va_init(struct uvm_perf_va *perf)
 {
 	unsigned int d;
@@ -188,6 +263,45 @@ void uvm_perf_prefetch(struct uvm_perf_va *perf, struct uvm_prefetch_conf *conf)
 	spin_unlock(&perf->lock);
 }
 
+/**
+ * uvm_perf_thrash() - the thrashing policy in force for @perf's VA space.
+ * @perf: the VA space's policies.
+ * @conf: set to the policy and its parameters.
+ *
+ * Return: the policy.
+ */
+const struct uvm_thrash_policy *uvm_perf_thrash(struct uvm_perf_va *perf,
+						struct uvm_thrash_conf *conf)
+{
+	spin_lock(&perf->lock);
+	if (perf->overrides & UVM_PERF_THRASH) {
+		*conf = perf->thrash;
+	} else {
+		*conf = (struct uvm_thrash_conf){
+			.policy = READ_ONCE(uvm_thrash_default),
+			.threshold = READ_ONCE(uvm_thrash_threshold),
+			.window_ns = (u64)READ_ONCE(uvm_thrash_window_us) * NSEC_PER_USEC,
+			.nap_ns = (u64)READ_ONCE(uvm_thrash_nap_us) * NSEC_PER_USEC,
+			.pin_ns = (u64)READ_ONCE(uvm_thrash_pin_ms) * NSEC_PER_MSEC,
+		};
+	}
+	spin_unlock(&perf->lock);
+	return uvm_thrash_policies[conf->policy];
+}
+
+static int perf_check_thrash(const struct uvm_perf *args)
+{
+	if (args->thrash_policy >= UVM_THRASH_COUNT ||
+	    !args->thrash_threshold ||
+	    args->thrash_threshold > UVM_THRASH_THRESHOLD_MAX ||
+	    !args->thrash_window_us ||
+	    args->thrash_window_us > UVM_THRASH_WINDOW_US_MAX ||
+	    !args->thrash_nap_us || args->thrash_nap_us > UVM_THRASH_NAP_US_MAX ||
+	    !args->thrash_pin_ms || args->thrash_pin_ms > UVM_THRASH_PIN_MS_MAX)
+		return -EINVAL;
+	return 0;
+}
+
 static int perf_check_prefetch(const struct uvm_perf *args)
 {
 	if (args->prefetch_policy >= UVM_PREFETCH_COUNT)
@@ -222,13 +336,8 @@ static int perf_check_cap(const struct uvm_perf *args)
 
 static int perf_check(const struct uvm_perf *args, bool set)
 {
-	unsigned int i;
-
 	if (args->version != UVM_PERF_VERSION || args->overrides || args->pad)
 		return -EINVAL;
-	for (i = 0; i < ARRAY_SIZE(args->reserved); i++)
-		if (args->reserved[i])
-			return -EINVAL;
 	if (!set)
 		return args->set || args->flags || args->cap_bytes ||
 		       args->cap_device >= UVM_MAX_DEVICES ? -EINVAL : 0;
@@ -246,6 +355,8 @@ static int perf_check(const struct uvm_perf *args, bool set)
 		return -EINVAL;
 	if ((args->set & UVM_PERF_FAULT_BATCH) &&
 	    (!args->fault_batch || args->fault_batch > UVM_ACCESS_MAX))
+		return -EINVAL;
+	if ((args->set & UVM_PERF_THRASH) && perf_check_thrash(args))
 		return -EINVAL;
 	if (args->set & UVM_PERF_PREFETCH)
 		return perf_check_prefetch(args);
@@ -280,6 +391,14 @@ int uvm_perf_set(struct uvm_perf_va *perf, struct uvm_perf *args)
 		}
 		if (args->set & UVM_PERF_FAULT_BATCH)
 			WRITE_ONCE(perf->fault_batch, args->fault_batch);
+		if (args->set & UVM_PERF_THRASH)
+			perf->thrash = (struct uvm_thrash_conf){
+				.policy = args->thrash_policy,
+				.threshold = args->thrash_threshold,
+				.window_ns = (u64)args->thrash_window_us * NSEC_PER_USEC,
+				.nap_ns = (u64)args->thrash_nap_us * NSEC_PER_USEC,
+				.pin_ns = (u64)args->thrash_pin_ms * NSEC_PER_MSEC,
+			};
 		if (args->set & UVM_PERF_PREFETCH) {
 			perf->prefetch = args->prefetch_policy;
 			perf->prefetch_threshold = args->prefetch_threshold;
@@ -302,6 +421,7 @@ int uvm_perf_set(struct uvm_perf_va *perf, struct uvm_perf *args)
  */
 int uvm_perf_get(struct uvm_perf_va *perf, struct uvm_perf *args)
 {
+	struct uvm_thrash_conf th;
 	struct uvm_prefetch_conf pf;
 	u64 seed;
 	int ret = perf_check(args, false);
@@ -312,6 +432,12 @@ int uvm_perf_get(struct uvm_perf_va *perf, struct uvm_perf *args)
 	args->prefetch_policy = pf.policy;
 	args->prefetch_threshold = pf.threshold;
 	args->prefetch_pages = pf.pages;
+	uvm_perf_thrash(perf, &th);
+	args->thrash_policy = th.policy;
+	args->thrash_threshold = th.threshold;
+	args->thrash_window_us = div_u64(th.window_ns, NSEC_PER_USEC);
+	args->thrash_nap_us = div_u64(th.nap_ns, NSEC_PER_USEC);
+	args->thrash_pin_ms = div_u64(th.pin_ns, NSEC_PER_MSEC);
 	args->evict_policy = perf_evict_id(perf, &seed);
 	args->evict_seed = seed;
 	args->fault_batch = uvm_perf_fault_batch(perf);

@@ -13,6 +13,7 @@
 #include <uapi/uvm.h>
 
 #include "uvm_prefetch_policy.h"
+#include "uvm_thrash.h"
 
 struct uvm_evict_policy;
 struct uvm_perf;
@@ -30,6 +31,8 @@ struct uvm_perf;
  * @prefetch: UVM_PREFETCH_*, if overridden.
  * @prefetch_threshold: the density threshold (percent), if overridden.
  * @prefetch_pages: pages prefetched after a run, if overridden.
+ * @thrash: the thrashing policy and its parameters, if overridden
+ *	    (window, nap and pin in ns).
  * @cap: each device's cap on this VA space's managed chunks (bytes; 0:
  *	 none), set under @lock, read with READ_ONCE().
  * @dev_bytes: each device's bytes of chunks this VA space holds or is
@@ -48,6 +51,7 @@ struct uvm_perf_va {
 	u32 prefetch;
 	u32 prefetch_threshold;
 	u32 prefetch_pages;
+	struct uvm_thrash_conf thrash;
 	atomic64_t evict_nth;
 	atomic64_t chunk_seq;
 	u64 cap[UVM_MAX_DEVICES];
@@ -72,6 +76,8 @@ const struct uvm_evict_policy *uvm_perf_evict_policy(struct uvm_perf_va *perf,
 						     u64 *seed);
 unsigned int uvm_perf_fault_batch(struct uvm_perf_va *perf);
 void uvm_perf_prefetch(struct uvm_perf_va *perf, struct uvm_prefetch_conf *conf);
+const struct uvm_thrash_policy *uvm_perf_thrash(struct uvm_perf_va *perf,
+						struct uvm_thrash_conf *conf);
 
 /* The cap of @perf's VA space on device @id, in bytes (0: none). */
 static inline u64 uvm_perf_cap(struct uvm_perf_va *perf, u32 id)

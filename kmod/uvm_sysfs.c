@@ -137,6 +137,9 @@ static struct uvm_stat_attr uvm_stat_attrs[] = {
 	UVM_STAT_ATTR(evict_picks, UVM_STAT_EVICT_PICKS),
 	UVM_STAT_ATTR(evict_busy, UVM_STAT_EVICT_BUSY),
 	UVM_STAT_ATTR(fault_prefetch_pages, UVM_STAT_FAULT_PREFETCH_PAGES),
+	UVM_STAT_ATTR(thrash_detected, UVM_STAT_THRASH_DETECTED),
+	UVM_STAT_ATTR(thrash_throttled, UVM_STAT_THRASH_THROTTLED),
+	UVM_STAT_ATTR(thrash_pinned, UVM_STAT_THRASH_PINNED),
 };
 
 static const char *uvm_stat_name(unsigned int idx)

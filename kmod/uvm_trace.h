@@ -212,6 +212,29 @@ TRACE_EVENT(uvm_remote_map,
 		      __entry->device, __entry->target)
 );
 
+/*
+ * Thrashing: a block found thrashing (@throttled false; @proc: where its
+ * data just moved, 255 the host; @policy: UVM_THRASH_* in force), or a
+ * fault of @proc napping before it moves the data (@throttled true).
+ */
+TRACE_EVENT(uvm_thrash,
+	    TP_PROTO(unsigned long addr, u8 proc, u32 policy, bool throttled),
+	    TP_ARGS(addr, proc, policy, throttled),
+	    TP_STRUCT__entry(__field(pid_t, pid)
+			     __field(unsigned long, addr)
+			     __field(u8, proc)
+			     __field(u32, policy)
+			     __field(bool, throttled)),
+	    TP_fast_assign(__entry->pid = current->tgid;
+			   __entry->addr = addr;
+			   __entry->proc = proc;
+			   __entry->policy = policy;
+			   __entry->throttled = throttled;),
+	    TP_printk("pid=%d addr=0x%lx proc=%u policy=%u throttled=%d",
+		      __entry->pid, __entry->addr, __entry->proc,
+		      __entry->policy, __entry->throttled)
+);
+
 #endif /* _UVM_TRACE_H_ */
 
 #undef TRACE_INCLUDE_PATH

@@ -18,10 +18,15 @@ _Static_assert(UVM_POLICY_EVICT == UVM_PERF_EVICT, "perf");
 _Static_assert(UVM_POLICY_FAULT_BATCH == UVM_PERF_FAULT_BATCH, "perf");
 _Static_assert(UVM_POLICY_PREFETCH == UVM_PERF_PREFETCH, "perf");
 _Static_assert(UVM_POLICY_PREFETCH_SEQUENTIAL == UVM_PREFETCH_SEQUENTIAL, "prefetch");
+_Static_assert(UVM_POLICY_THRASH == UVM_PERF_THRASH, "perf");
+_Static_assert(UVM_POLICY_CAP == UVM_PERF_CAP, "perf");
+_Static_assert(UVM_POLICY_THRASH_PIN == UVM_THRASH_PIN, "thrash");
 
 /* The prefetch parameters' ranges (the module's). */
 #define PREFETCH_THRESHOLD_MAX	100
 #define PREFETCH_PAGES_MAX	16384
+#define THRASH_NAP_US_MAX	100000
+#define THRASH_PIN_MS_MAX	60000
 
 static const char *const evict_names[UVM_EVICT_COUNT] = {
 	[UVM_EVICT_LRU] = "lru", [UVM_EVICT_FIFO] = "fifo",
@@ -31,6 +36,11 @@ static const char *const evict_names[UVM_EVICT_COUNT] = {
 static const char *const prefetch_names[UVM_PREFETCH_COUNT] = {
 	[UVM_PREFETCH_NONE] = "none", [UVM_PREFETCH_DENSITY] = "density",
 	[UVM_PREFETCH_SEQUENTIAL] = "sequential",
+};
+
+static const char *const thrash_names[UVM_THRASH_COUNT] = {
+	[UVM_THRASH_NONE] = "none", [UVM_THRASH_THROTTLE] = "throttle",
+	[UVM_THRASH_PIN] = "pin",
 };
 
 uvm_public int uvm_policy_get(struct uvm_context *ctx, struct uvm_policy_info *info)
@@ -52,6 +62,11 @@ uvm_public int uvm_policy_get(struct uvm_context *ctx, struct uvm_policy_info *i
 	info->prefetch_policy = args.prefetch_policy;
 	info->prefetch_threshold = args.prefetch_threshold;
 	info->prefetch_pages = args.prefetch_pages;
+	info->thrash_policy = args.thrash_policy;
+	info->thrash_threshold = args.thrash_threshold;
+	info->thrash_window_us = args.thrash_window_us;
+	info->thrash_nap_us = args.thrash_nap_us;
+	info->thrash_pin_ms = args.thrash_pin_ms;
 	return 0;
 }
 
@@ -71,6 +86,11 @@ static int policy_perf_set(struct uvm_context *ctx, uint32_t which, uint32_t fla
 		args.prefetch_policy = info->prefetch_policy;
 		args.prefetch_threshold = info->prefetch_threshold;
 		args.prefetch_pages = info->prefetch_pages;
+		args.thrash_policy = info->thrash_policy;
+		args.thrash_threshold = info->thrash_threshold;
+		args.thrash_window_us = info->thrash_window_us;
+		args.thrash_nap_us = info->thrash_nap_us;
+		args.thrash_pin_ms = info->thrash_pin_ms;
 	}
 	return uvm_ioctl(ctx->fd, UVM_IOCTL_PERF_SET, &args);
 }
@@ -218,6 +238,40 @@ static int parse_prefetch(const char *v, const char *end, struct uvm_policy_info
 	return -EINVAL;		/* none takes no parameter */
 }
 
+/*
+ * thrash=none|throttle[:NAP_US]|pin[:PIN_MS]; a parameter left out stays 0
+ * (filled in from the policy in force by uvm_policy_apply()).
+ */
+static int parse_thrash(const char *v, const char *end, struct uvm_policy_info *p)
+{
+	const char *colon = memchr(v, ':', (size_t)(end - v));
+	const char *name_end = colon ? colon : end;
+	uint64_t n = 0;
+	unsigned int i;
+
+	for (i = 0; i < UVM_THRASH_COUNT; i++)
+		if (word_is(v, name_end, thrash_names[i]))
+			break;
+	if (i == UVM_THRASH_COUNT)
+		return -EINVAL;
+	p->thrash_policy = i;
+	p->thrash_nap_us = 0;
+	p->thrash_pin_ms = 0;
+	if (!colon)
+		return 0;
+	if (i == UVM_THRASH_THROTTLE &&
+	    !parse_u64(colon + 1, end, 1, THRASH_NAP_US_MAX, &n)) {
+		p->thrash_nap_us = (uint32_t)n;
+		return 0;
+	}
+	if (i == UVM_THRASH_PIN &&
+	    !parse_u64(colon + 1, end, 1, THRASH_PIN_MS_MAX, &n)) {
+		p->thrash_pin_ms = (uint32_t)n;
+		return 0;
+	}
+	return -EINVAL;		/* none takes no parameter */
+}
+
 /* The caps of a policy string: device ordinal and bytes (0: none). */
 struct policy_caps {
 	unsigned int n;
@@ -276,9 +330,10 @@ static int parse_item(const char *s, const char *end, struct uvm_policy_info *p,
 		*which |= UVM_POLICY_PREFETCH;
 		return parse_prefetch(eq + 1, end, p);
 	}
-	/* Today's behaviour is all this module has of thrashing. */
-	if (word_is(s, eq, "thrash"))
-		return word_is(eq + 1, end, "none") ? 0 : -EOPNOTSUPP;
+	if (word_is(s, eq, "thrash")) {
+		*which |= UVM_POLICY_THRASH;
+		return parse_thrash(eq + 1, end, p);
+	}
 	if (eq - s > 3 && !memcmp(s, "cap", 3))
 		return parse_cap(s, eq, end, caps);
 	return -EINVAL;
@@ -335,8 +390,8 @@ uvm_public int uvm_policy_apply(struct uvm_context *ctx, const char *spec, const
 		if (!*end)
 			break;
 	}
-	if (which & UVM_POLICY_PREFETCH) {	/* parameters left out: as now */
-		struct uvm_policy_info cur;
+	if (which & (UVM_POLICY_PREFETCH | UVM_POLICY_THRASH)) {
+		struct uvm_policy_info cur;	/* parameters left out: as now */
 
 		ret = uvm_policy_get(ctx, &cur);
 		if (ret)
@@ -345,6 +400,12 @@ uvm_public int uvm_policy_apply(struct uvm_context *ctx, const char *spec, const
 			p.prefetch_threshold = cur.prefetch_threshold;
 		if (!p.prefetch_pages)
 			p.prefetch_pages = cur.prefetch_pages;
+		p.thrash_threshold = cur.thrash_threshold;
+		p.thrash_window_us = cur.thrash_window_us;
+		if (!p.thrash_nap_us)
+			p.thrash_nap_us = cur.thrash_nap_us;
+		if (!p.thrash_pin_ms)
+			p.thrash_pin_ms = cur.thrash_pin_ms;
 	}
 	ret = apply_caps(ctx, &caps, old);
 	if (ret || !which)
@@ -373,7 +434,7 @@ int uvm_policy_from_env(struct uvm_context *ctx)
 		return 0;
 	ret = uvm_policy_apply(ctx, spec, &bad);
 	if (ret)
-		fprintf(stderr, "libuvm: UVM_POLICY=\"%s\": %s at \"%s\" (known: evict=lru|fifo|lfu|random[:SEED], batch=1..4096, prefetch=none|density[:1..100]|sequential[:1..16384], thrash=none, capN=BYTES[K|M|G])\n",
+		fprintf(stderr, "libuvm: UVM_POLICY=\"%s\": %s at \"%s\" (known: evict=lru|fifo|lfu|random[:SEED], batch=1..4096, prefetch=none|density[:1..100]|sequential[:1..16384], thrash=none|throttle[:NAP_US]|pin[:PIN_MS], capN=BYTES[K|M|G])\n",
 			spec, ret == -EOPNOTSUPP ? "policy not supported by this module" :
 			"malformed", bad ? bad : spec);
 	return ret;

@@ -317,7 +317,10 @@ struct uvm_residency {
 #define UVM_STAT_EVICT_PICKS		27	/* victims the eviction policy chose */
 #define UVM_STAT_EVICT_BUSY		28	/* chosen victims skipped: block busy */
 #define UVM_STAT_FAULT_PREFETCH_PAGES	29	/* pages the prefetch policy brought in */
-#define UVM_STAT_COUNT			30
+#define UVM_STAT_THRASH_DETECTED	30	/* blocks found thrashing */
+#define UVM_STAT_THRASH_THROTTLED	31	/* faults that napped (throttle) */
+#define UVM_STAT_THRASH_PINNED		32	/* pages mapped in place (pin) */
+#define UVM_STAT_COUNT			33
 
 /* struct uvm_stats.scope */
 #define UVM_STATS_VA_SPACE		0	/* this open file */
@@ -448,13 +451,21 @@ struct uvm_va_space_summary {
 #define UVM_PREFETCH_SEQUENTIAL		2	/* "sequential": pages after a run of faults */
 #define UVM_PREFETCH_COUNT		3
 
+/* struct uvm_perf.thrash_policy; module parameter thrash_policy by name */
+#define UVM_THRASH_NONE			0	/* "none": detect and count only */
+#define UVM_THRASH_THROTTLE		1	/* "throttle": the next processor naps */
+#define UVM_THRASH_PIN			2	/* "pin": data stays, others map it */
+#define UVM_THRASH_COUNT		3
+
 /* struct uvm_perf.set and .overrides: the policies of a VA space */
 #define UVM_PERF_EVICT			(1U << 0)	/* evict_policy, evict_seed */
 #define UVM_PERF_FAULT_BATCH		(1U << 1)	/* fault_batch */
 #define UVM_PERF_PREFETCH		(1U << 2)	/* prefetch_policy, _threshold, _pages */
 #define UVM_PERF_CAP			(1U << 3)	/* cap_bytes of cap_device */
+#define UVM_PERF_THRASH			(1U << 4)	/* thrash_policy and its parameters */
 #define UVM_PERF_ALL			(UVM_PERF_EVICT | UVM_PERF_FAULT_BATCH | \
-					 UVM_PERF_PREFETCH | UVM_PERF_CAP)
+					 UVM_PERF_PREFETCH | UVM_PERF_CAP | \
+					 UVM_PERF_THRASH)
 
 /* struct uvm_perf.flags */
 #define UVM_PERF_RESET			(1U << 0)	/* @set: back to the module's */
@@ -511,8 +522,26 @@ struct uvm_perf {
 	 * UVM_PERF_CAP; GET: the device whose cap to report).
 	 */
 	__u32 cap_device;
-	/** @reserved: must be zero (thrashing). */
-	__u32 reserved[5];
+	/**
+	 * @thrash_policy: UVM_THRASH_*: what happens to a block whose data
+	 * moves between processors more than @thrash_threshold times within
+	 * @thrash_window_us.
+	 */
+	__u32 thrash_policy;
+	/** @thrash_threshold: moves, 1..1000 (module default 3). */
+	__u32 thrash_threshold;
+	/** @thrash_window_us: 1..10000000 (module default 500). */
+	__u32 thrash_window_us;
+	/**
+	 * @thrash_nap_us: UVM_THRASH_THROTTLE: how long the next processor
+	 * waits, 1..100000 (module default 250).
+	 */
+	__u32 thrash_nap_us;
+	/**
+	 * @thrash_pin_ms: UVM_THRASH_PIN: how long the data stays,
+	 * 1..60000 (module default 300).
+	 */
+	__u32 thrash_pin_ms;
 	/**
 	 * @cap_bytes: the most device memory this VA space's managed data may
 	 * take on @cap_device; 0: no cap. A cap is at least 2 MiB (one chunk)

@@ -205,6 +205,9 @@ struct uvm_page_info {
 #define UVM_COUNTER_EVICT_PICKS		27
 #define UVM_COUNTER_EVICT_BUSY		28
 #define UVM_COUNTER_FAULT_PREFETCH_PAGES 29
+#define UVM_COUNTER_THRASH_DETECTED	30
+#define UVM_COUNTER_THRASH_THROTTLED	31
+#define UVM_COUNTER_THRASH_PINNED	32
 
 /*
  * The context the CUDA runtime layer uses (initialising it if needed), so
@@ -410,6 +413,12 @@ int uvm_discard(struct uvm_context *ctx, const void *ptr, size_t len,
 #define UVM_POLICY_FAULT_BATCH		(1U << 1)	/* fault_batch */
 #define UVM_POLICY_PREFETCH		(1U << 2)	/* prefetch_policy, _threshold, _pages */
 #define UVM_POLICY_CAP			(1U << 3)	/* .overrides of uvm_policy_get(): a cap */
+#define UVM_POLICY_THRASH		(1U << 4)	/* thrash_policy and its parameters */
+
+/* struct uvm_policy_info.thrash_policy: the module's UVM_THRASH_* */
+#define UVM_POLICY_THRASH_NONE		0	/* detect and count only */
+#define UVM_POLICY_THRASH_THROTTLE	1	/* the next processor naps */
+#define UVM_POLICY_THRASH_PIN		2	/* data stays, the others map it */
 
 /* The policies of a context's VA space. */
 struct uvm_policy_info {
@@ -420,6 +429,11 @@ struct uvm_policy_info {
 	uint32_t prefetch_policy;	/* UVM_POLICY_PREFETCH_* */
 	uint32_t prefetch_threshold;	/* density: percent, 1..100 */
 	uint32_t prefetch_pages;	/* sequential: pages ahead, 1..16384 */
+	uint32_t thrash_policy;		/* UVM_POLICY_THRASH_* */
+	uint32_t thrash_threshold;	/* moves within the window, 1..1000 */
+	uint32_t thrash_window_us;	/* 1..10000000 */
+	uint32_t thrash_nap_us;		/* throttle: 1..100000 */
+	uint32_t thrash_pin_ms;		/* pin: 1..60000 */
 };
 
 /* The policies in force for @ctx (module defaults where not overridden). */
@@ -442,9 +456,10 @@ int uvm_policy_cap_get(struct uvm_context *ctx, unsigned int device, uint64_t *b
  * Apply a policy string, the syntax of the UVM_POLICY environment variable
  * (read when a context is created): comma-separated KEY=VALUE items,
  * evict=lru|fifo|lfu|random[:SEED], batch=N,
- * prefetch=none|density[:PERCENT]|sequential[:PAGES], thrash=none (a
- * parameter left out keeps the value in force), capN=BYTES[K|M|G] (device
- * ordinal N; see uvm_policy_cap_set()).
+ * prefetch=none|density[:PERCENT]|sequential[:PAGES],
+ * thrash=none|throttle[:NAP_US]|pin[:PIN_MS] (a parameter left out keeps
+ * the value in force), capN=BYTES[K|M|G] (device ordinal N; see
+ * uvm_policy_cap_set()).
  * All or nothing: 0, or -EINVAL (malformed; then *@err, if not NULL, points
  * at the offending item) or -EOPNOTSUPP (a policy this module lacks).
  */

@@ -302,9 +302,13 @@ static int io_perf(struct fz_thread *t, int fd)
 			     (uint64_t)fz_u32(t) << fz_below(t, 33),
 	};
 
-	if (fz_chance(t, 3))
-		a.reserved[fz_below(t, sizeof(a.reserved) / sizeof(a.reserved[0]))] =
-			fz_u32(t) | 1;
+	if (fz_chance(t, 50)) {
+		a.thrash_policy = fz_chance(t, 90) ? fz_below(t, UVM_THRASH_COUNT) : fz_u32(t);
+		a.thrash_threshold = fz_chance(t, 90) ? 1 + fz_below(t, 8) : fz_u32(t);
+		a.thrash_window_us = fz_chance(t, 90) ? 1 + fz_below(t, 100000) : fz_u32(t);
+		a.thrash_nap_us = fz_chance(t, 90) ? 1 + fz_below(t, 2000) : fz_u32(t);
+		a.thrash_pin_ms = fz_chance(t, 90) ? 1 + fz_below(t, 100) : fz_u32(t);
+	}
 	if (fz_chance(t, 30)) {
 		a.set = 0;
 		a.flags = 0;

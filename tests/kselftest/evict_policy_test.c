@@ -225,7 +225,7 @@ TEST(bad_input_changes_nothing)
 	for (i = 0; i < 12; i++) {
 		memset(&p, 0, sizeof(p));
 		p.version = UVM_PERF_VERSION;
-		p.set = UVM_PERF_ALL;
+		p.set = UVM_PERF_EVICT | UVM_PERF_FAULT_BATCH;
 		p.evict_policy = UVM_EVICT_RANDOM;
 		p.fault_batch = 8;
 		switch (i) {
@@ -233,8 +233,8 @@ TEST(bad_input_changes_nothing)
 		case 1: p.version = 2; break;
 		case 2: p.set |= 1U << 7; break;
 		case 3: p.flags = 2; break;
-		case 4: p.reserved[0] = 1; break;
-		case 5: p.reserved[4] = 1U << 31; break;
+		case 4: p.pad = 1; break;
+		case 5: p.set |= UVM_PERF_THRASH; break;	/* its fields 0 */
 		case 6: p.evict_policy = UVM_EVICT_COUNT; break;
 		case 7: p.evict_policy = ~0U; break;
 		case 8: p.fault_batch = 0; break;
@@ -256,9 +256,9 @@ TEST(bad_input_changes_nothing)
 	p.set = UVM_PERF_EVICT;
 	EXPECT_EQ(-EINVAL, uvm_ioctl(fd, UVM_IOCTL_PERF_GET, &p));
 	p.set = 0;
-	p.reserved[2] = 1;
+	p.cap_bytes = 1;
 	EXPECT_EQ(-EINVAL, uvm_ioctl(fd, UVM_IOCTL_PERF_GET, &p));
-	p.reserved[2] = 0;
+	p.cap_bytes = 0;
 	p.version = 0;
 	EXPECT_EQ(-EINVAL, uvm_ioctl(fd, UVM_IOCTL_PERF_GET, &p));
 	close(fd);

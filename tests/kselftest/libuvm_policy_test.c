@@ -45,7 +45,7 @@ TEST(env_sets_the_policies)
 	EXPECT_EQ(77u, p.evict_seed);
 	EXPECT_EQ(UVM_POLICY_EVICT, p.overrides);
 	ASSERT_EQ(0, open_under("prefetch=none,thrash=none", &p));
-	EXPECT_EQ(UVM_POLICY_PREFETCH, p.overrides);
+	EXPECT_EQ(UVM_POLICY_PREFETCH | UVM_POLICY_THRASH, p.overrides);
 	EXPECT_EQ(UVM_POLICY_PREFETCH_NONE, p.prefetch_policy);
 	ASSERT_EQ(0, open_under("prefetch=density:70,evict=fifo", &p));
 	EXPECT_EQ(UVM_POLICY_PREFETCH_DENSITY, p.prefetch_policy);
@@ -58,6 +58,15 @@ TEST(env_sets_the_policies)
 	EXPECT_EQ(51u, p.prefetch_threshold);
 	ASSERT_EQ(0, open_under("prefetch=sequential", &p));
 	EXPECT_EQ(512u, p.prefetch_pages);
+	ASSERT_EQ(0, open_under("thrash=pin:40", &p));
+	EXPECT_EQ(UVM_POLICY_THRASH_PIN, p.thrash_policy);
+	EXPECT_EQ(40u, p.thrash_pin_ms);
+	EXPECT_EQ(250u, p.thrash_nap_us);	/* left out: the module's */
+	EXPECT_EQ(3u, p.thrash_threshold);
+	EXPECT_EQ(UVM_POLICY_THRASH, p.overrides);
+	ASSERT_EQ(0, open_under("thrash=throttle:1000", &p));
+	EXPECT_EQ(UVM_POLICY_THRASH_THROTTLE, p.thrash_policy);
+	EXPECT_EQ(1000u, p.thrash_nap_us);
 	ASSERT_EQ(0, open_under("", &p));
 	EXPECT_EQ(0u, p.overrides);
 }
@@ -81,7 +90,10 @@ TEST(malformed_env_fails_the_context)
 			TH_LOG("bad value number %u", i);
 		}
 	/* Policies this module does not have yet: a clear "not supported". */
-	EXPECT_EQ(-EOPNOTSUPP, open_under("thrash=pin", &p));
+	EXPECT_EQ(-EINVAL, open_under("thrash=stop", &p));
+	EXPECT_EQ(-EINVAL, open_under("thrash=none:5", &p));
+	EXPECT_EQ(-EINVAL, open_under("thrash=pin:0", &p));
+	EXPECT_EQ(-EINVAL, open_under("thrash=throttle:100001", &p));
 	EXPECT_EQ(-EINVAL, open_under("cap0=", &p));
 	EXPECT_EQ(-EINVAL, open_under("cap0=12X", &p));
 	EXPECT_EQ(-EINVAL, open_under("capx=16M", &p));

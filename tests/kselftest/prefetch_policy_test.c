@@ -419,8 +419,16 @@ static void *flip(void *arg)
 	unsigned int i = 0;
 
 	while (!f->stop) {
+		struct uvm_perf th = {
+			.version = UVM_PERF_VERSION, .set = UVM_PERF_THRASH,
+			.thrash_policy = i % UVM_THRASH_COUNT,
+			.thrash_threshold = 1 + i % 4, .thrash_window_us = 100000,
+			.thrash_nap_us = 1 + i % 500, .thrash_pin_ms = 1 + i % 20,
+		};
+
 		perf_set_prefetch(f->fd, i % 3, 20 + i % 60, 1 + (i * 97) % 4096);
 		perf_set_batch(f->fd, 1 + (i * 31) % 512);
+		uvm_ioctl(f->fd, UVM_IOCTL_PERF_SET, &th);
 		i++;
 		usleep(500);
 	}
@@ -428,7 +436,8 @@ static void *flip(void *arg)
 }
 
 /*
- * A thread switches the VA space's prefetch policy and batch every 0.5 ms
+ * A thread switches the VA space's prefetch and thrashing policies and
+ * its batch every 0.5 ms
  * while device writes and reads sweep, stride and jump over the range,
  * and the CPU checks it between rounds: every byte is right.
  */
