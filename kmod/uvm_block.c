@@ -25,6 +25,7 @@
 #include "uvm_compat.h"
 #include "uvm_drv.h"
 #include "uvm_managed.h"
+#include "uvm_event_records.h"
 #include "uvm_thrash.h"
 #include "uvm_trace.h"
 
@@ -529,6 +530,10 @@ int uvm_block_migrate_host_locked(struct uvm_va_block *block,
 		trace_uvm_migrate(block->start + ((unsigned long)first << PAGE_SHIFT),
 				  moved, NUMA_NO_NODE, UVM_TRACE_NONE, nid,
 				  UVM_TRACE_NONE, UVM_CAUSE_PREFETCH, copy_ns);
+		uvm_event_migrate(block->mgd,
+				  block->start + ((unsigned long)first << PAGE_SHIFT),
+				  moved, UVM_CAUSE_PREFETCH, UVM_EVENT_LOC_HOST,
+				  NUMA_NO_NODE, UVM_EVENT_LOC_HOST, nid, copy_ns);
 	}
 	if (ret)
 		return ret;

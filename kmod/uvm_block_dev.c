@@ -29,6 +29,7 @@
 #include "uvm_ce.h"
 #include "uvm_device.h"
 #include "uvm_evict.h"
+#include "uvm_event_records.h"
 #include "uvm_managed.h"
 #include "uvm_mem.h"
 #include "uvm_trace.h"
@@ -55,6 +56,9 @@ static void block_count_moves(struct uvm_va_block *block,
 			      (u64)d->h2d << PAGE_SHIFT);
 		trace_uvm_migrate(block->start, d->h2d, n, UVM_TRACE_NONE,
 				  UVM_TRACE_NONE, t, d->cause, d->h2d_ns);
+		uvm_event_migrate(mgd, block->start, d->h2d, d->cause,
+				  UVM_EVENT_LOC_HOST, n, UVM_EVENT_LOC_DEVICE, t,
+				  d->h2d_ns);
 	}
 	if (d->d2h) {
 		uvm_count_dev(mgd, from, UVM_STAT_MIGRATE_D2H_PAGES, d->d2h);
@@ -62,6 +66,9 @@ static void block_count_moves(struct uvm_va_block *block,
 			      (u64)d->d2h << PAGE_SHIFT);
 		trace_uvm_migrate(block->start, d->d2h, UVM_TRACE_NONE, f, n,
 				  UVM_TRACE_NONE, d->cause, d->d2h_ns);
+		uvm_event_migrate(mgd, block->start, d->d2h, d->cause,
+				  UVM_EVENT_LOC_DEVICE, f, UVM_EVENT_LOC_HOST, n,
+				  d->d2h_ns);
 	}
 	if (d->d2d) {
 		uvm_count_dev(mgd, to, UVM_STAT_MIGRATE_D2D_PAGES, d->d2d);
@@ -69,6 +76,9 @@ static void block_count_moves(struct uvm_va_block *block,
 			      (u64)d->d2d << PAGE_SHIFT);
 		trace_uvm_migrate(block->start, d->d2d, UVM_TRACE_NONE, f,
 				  UVM_TRACE_NONE, t, d->cause, d->d2d_ns);
+		uvm_event_migrate(mgd, block->start, d->d2d, d->cause,
+				  UVM_EVENT_LOC_DEVICE, f, UVM_EVENT_LOC_DEVICE, t,
+				  d->d2d_ns);
 	}
 }
 

@@ -46,6 +46,7 @@
 #include "uvm_device.h"
 #include "uvm_device_fault.h"
 #include "uvm_drv.h"
+#include "uvm_event_records.h"
 #include "uvm_evict.h"
 #include "uvm_managed.h"
 #include "uvm_perf.h"
@@ -120,6 +121,8 @@ struct access_ctx {
 	struct uvm_prefetch_conf pf;	/* the prefetch policy of this call */
 	struct uvm_prefetch_range ranges[UVM_SEQ_STREAMS];
 	unsigned int nranges;		/* sequential prefetch of the batch */
+	unsigned int svc_blocks;	/* blocks the batch serviced */
+	unsigned int svc_prefetched;	/* pages its prefetch policy added */
 	u8 *bounce;
 	struct uvm_fault_op *ops[2];	/* storage of the batch's pipeline */
 	struct uvm_fault_op *fly_op;	/* the service in flight (one of ops) */
@@ -394,6 +397,10 @@ static int access_service_block(struct access_ctx *c, struct svc_pipe *p,
 		return ret;
 	ret = uvm_block_service_faults_begin_locked(op, block, c->udev, faults,
 						    write, pf, &c->pf);
+	if (!ret) {
+		c->svc_blocks++;
+		c->svc_prefetched += op->prefetched;
+	}
 	err = pipe_end(p);
 	if (!ret && err)
 		ret = uvm_block_service_faults_end_locked(op) ?: err;
@@ -518,6 +525,30 @@ static int access_service_blocks(struct access_ctx *c, unsigned int n,
 	return 0;
 }
 
+/* The batch's records: the batch, and its faults if a stream asked. */
+static void access_batch_events(struct access_ctx *c, unsigned int n, u64 ns)
+{
+	struct uvm_event_fault_batch b = {
+		.device = c->udev->id, .faults = c->nfaults, .pages = n,
+		.duplicates = c->nfaults - n, .blocks = c->svc_blocks,
+		.prefetched = c->svc_prefetched, .duration_ns = ns,
+	};
+	struct uvm_event_list *ev = &c->mgd->events;
+	unsigned int k;
+
+	if (!uvm_event_wanted(ev, UVM_EVENT_FAULT_BATCH) &&
+	    !uvm_event_wanted(ev, UVM_EVENT_DEVICE_FAULT))
+		return;
+	b.batch = atomic64_inc_return(&ev->batch);
+	uvm_event_fault_batch(c->mgd, &b);
+	if (!uvm_event_wanted(ev, UVM_EVENT_DEVICE_FAULT))
+		return;
+	for (k = 0; k < n; k++)
+		uvm_event_device_fault(c->mgd, c->fault_va[k] & PAGE_MASK,
+				       b.batch, c->udev->id,
+				       c->fault_va[k] & 1);
+}
+
 /*
  * Sort, merge and service the gathered batch; @fly: leave the last block's
  * migration in flight. Caller holds mgd->lock.
@@ -537,10 +568,13 @@ static int access_service(struct access_ctx *c, bool fly)
 	c->faults_total += c->nfaults;
 
 	t0 = ktime_get_ns();
+	c->svc_blocks = 0;
+	c->svc_prefetched = 0;
 	access_seq_ranges(c, n);
 	ret = access_service_blocks(c, n, fly);
-	trace_uvm_device_fault_batch(c->udev->id, c->nfaults, n,
-				     ktime_get_ns() - t0);
+	t0 = ktime_get_ns() - t0;
+	trace_uvm_device_fault_batch(c->udev->id, c->nfaults, n, t0);
+	access_batch_events(c, n, t0);
 	return ret;
 }
 

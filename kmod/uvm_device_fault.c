@@ -33,6 +33,7 @@
 
 #include "uvm_device.h"
 #include "uvm_device_fault.h"
+#include "uvm_event_records.h"
 #include "uvm_managed.h"
 #include "uvm_prefetch_policy.h"
 #include "uvm_thrash.h"
@@ -149,6 +150,9 @@ static int fault_map_remote(struct uvm_va_block *block, struct uvm_device *udev,
 			return ret;
 		trace_uvm_remote_map(block->start + ((unsigned long)i << PAGE_SHIFT),
 				     1, udev->id, t == UVM_MAP_HOST ? -1 : t);
+		uvm_event_remote_map(block->mgd,
+				     block->start + ((unsigned long)i << PAGE_SHIFT),
+				     1, udev->id, t == UVM_MAP_HOST ? -1 : t);
 	}
 	uvm_count_dev(block->mgd, udev, UVM_STAT_REMOTE_MAPS,
 		      bitmap_weight(mask, UVM_BLOCK_PAGES));
@@ -193,6 +197,7 @@ static int fault_migrate_begin(struct uvm_fault_op *op)
 			return 0;
 		return fault_fall_back(block, op->udev, op->mask, op->write);
 	}
+	op->prefetched = bitmap_weight(op->pf, UVM_BLOCK_PAGES);
 	if (!ret)
 		op->busy = true;
 	return ret;
@@ -221,6 +226,7 @@ static int fault_migrate_end(struct uvm_fault_op *op)
 	uvm_count(block->mgd, UVM_STAT_READ_DUP_COLLAPSES, n);
 	if (n)
 		trace_uvm_read_dup(block->start, n, op->udev->id, true);
+	uvm_event_read_dup(block->mgd, block->start, n, op->udev->id, true);
 	/* Pages get_user_pages() holds stayed home: map them there. */
 	if (!bitmap_empty(op->to_dev.held, UVM_BLOCK_PAGES)) {
 		bitmap_andnot(op->mask, op->mask, op->to_dev.held,
@@ -260,6 +266,7 @@ static int fault_dup(struct uvm_va_block *block, struct uvm_device *udev,
 	new = bitmap_weight(tmp, UVM_BLOCK_PAGES);
 	uvm_count_dev(block->mgd, udev, UVM_STAT_READ_DUP_COPIES, new);
 	trace_uvm_read_dup(block->start, new, udev->id, false);
+	uvm_event_read_dup(block->mgd, block->start, new, udev->id, false);
 	/* Pages get_user_pages() holds got no copy: read them remotely. */
 	bitmap_andnot(tmp, mask, op.held, UVM_BLOCK_PAGES);
 	ret = uvm_block_map_dev_locked(block, udev, tmp, udev->id, false);
@@ -358,6 +365,7 @@ int uvm_block_service_faults_begin_locked(struct uvm_fault_op *op,
 	op->block = block;
 	op->udev = udev;
 	op->busy = false;
+	op->prefetched = 0;
 	bitmap_copy(op->write, write, UVM_BLOCK_PAGES);
 	for (a = 0; a < FAULT_NR; a++)
 		bitmap_zero(act[a], UVM_BLOCK_PAGES);
@@ -385,8 +393,12 @@ int uvm_block_service_faults_begin_locked(struct uvm_fault_op *op,
 		}
 		set_bit(i, act[a]);
 	}
-	if (npinned)
+	if (npinned) {
 		uvm_count_dev(block->mgd, udev, UVM_STAT_THRASH_PINNED, npinned);
+		uvm_event_thrash(block->mgd, block->start,
+				 UVM_EVENT_THRASH_PINNED, udev->id,
+				 UVM_THRASH_PIN, npinned);
+	}
 	if (!bitmap_empty(op->dup, UVM_BLOCK_PAGES))
 		ret = fault_dup(block, udev, op->dup);
 	if (!ret && !bitmap_empty(op->remote, UVM_BLOCK_PAGES))

@@ -33,6 +33,7 @@ extern unsigned int uvm_fault_batch;
  * @coll: pages of @mask whose read duplicates collapse.
  * @none: scratch (an empty @dup for @to_dev).
  * @busy: @to_dev was begun and not ended.
+ * @prefetched: pages of @pf the migration was begun with.
  */
 struct uvm_fault_op {
 	struct uvm_va_block *block;
@@ -46,6 +47,7 @@ struct uvm_fault_op {
 	DECLARE_BITMAP(coll, UVM_BLOCK_PAGES);
 	DECLARE_BITMAP(none, UVM_BLOCK_PAGES);
 	bool busy;
+	unsigned int prefetched;
 };
 
 /* Caller holds block->lock and the VA space's lock (read). */

@@ -27,11 +27,13 @@
  * Device memory from cudaMalloc-style allocations is never on the LRU and
  * never evicted.
  */
+#include <linux/ktime.h>
 #include <linux/list.h>
 #include <linux/sched/signal.h>
 #include <linux/spinlock.h>
 
 #include "uvm_device.h"
+#include "uvm_event_records.h"
 #include "uvm_evict.h"
 #include "uvm_managed.h"
 #include "uvm_mem.h"
@@ -287,13 +289,18 @@ static struct uvm_va_block *evict_pick(struct uvm_device *udev,
 static s64 evict_one(struct uvm_device *udev, struct uvm_managed *mgd,
 		     bool own)
 {
-	struct uvm_va_block *block = evict_pick(udev, mgd, own);
+	struct uvm_va_block *block;
+	u64 t0 = ktime_get_ns();
 	s64 freed = 0;
 
+	block = evict_pick(udev, mgd, own);
 	if (!block)
 		return -ENOSPC;
 	if (!block->dead)
 		freed = uvm_block_evict_dev_locked(block, udev->id);
+	if (mgd && freed > 0)	/* the victim's address only if its own */
+		uvm_event_evict(mgd, block->start, freed, udev->id,
+				block->mgd == mgd, ktime_get_ns() - t0);
 	mutex_unlock(&block->lock);
 	uvm_block_put(block);
 	if (freed > 0) {

@@ -36,6 +36,7 @@
 
 #include "uvm_compat.h"
 #include "uvm_device.h"
+#include "uvm_event_records.h"
 #include "uvm_managed.h"
 #include "uvm_thrash.h"
 #include "uvm_trace.h"
@@ -227,6 +228,8 @@ static bool cpu_maps_pinned(struct uvm_va_block *block,
 	    !uvm_thrash_pinned_elsewhere(block, UVM_THRASH_HOST))
 		return false;
 	uvm_count(block->mgd, UVM_STAT_THRASH_PINNED, 1);
+	uvm_event_thrash(block->mgd, block->start, UVM_EVENT_THRASH_PINNED,
+			 UVM_THRASH_HOST, UVM_THRASH_PIN, 1);
 	return true;
 }
 
@@ -299,6 +302,8 @@ static vm_fault_t fault_from_device(struct uvm_va_block *block,
 	if (!bitmap_empty(dup, UVM_BLOCK_PAGES))
 		trace_uvm_read_dup(block->start, bitmap_weight(dup, UVM_BLOCK_PAGES),
 				   -1, false);
+	uvm_event_read_dup(block->mgd, block->start,
+			   bitmap_weight(dup, UVM_BLOCK_PAGES), -1, false);
 	return 0;
 }
 
@@ -489,6 +494,10 @@ static vm_fault_t uvm_vm_fault(struct vm_fault *vmf)
 		trace_uvm_cpu_fault(vmf->address,
 				    !!(vmf->flags & FAULT_FLAG_WRITE), nid,
 				    ktime_get_ns() - t0);
+	if (ret == VM_FAULT_NOPAGE)
+		uvm_event_cpu_fault(mgd, vmf->address,
+				    vmf->flags & FAULT_FLAG_WRITE, nid,
+				    ktime_get_ns() - t0);
 out_unlock:
 	up_read(&mgd->lock);
 	return ret;
@@ -509,6 +518,9 @@ static void block_collapse_to_cpu(struct uvm_va_block *block, unsigned int idx)
 	uvm_block_release_devs_locked(block, mask);
 	uvm_count(block->mgd, UVM_STAT_READ_DUP_COLLAPSES, 1);
 	trace_uvm_read_dup(block->start + ((unsigned long)idx << PAGE_SHIFT), 1,
+			   -1, true);
+	uvm_event_read_dup(block->mgd,
+			   block->start + ((unsigned long)idx << PAGE_SHIFT), 1,
 			   -1, true);
 }
 

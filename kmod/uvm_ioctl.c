@@ -67,6 +67,7 @@ union uvm_ioctl_args {
 	struct uvm_discard discard;
 	struct uvm_va_space_summary summary;
 	struct uvm_perf perf;
+	struct uvm_events_open events_open;
 };
 
 typedef int uvm_ioctl_fn(struct uvm_va_space *va_space, void *data);
@@ -204,6 +205,12 @@ static int uvm_managed_perf_set_ioctl(struct uvm_va_space *va_space,
 	return uvm_perf_set(&va_space->mgd.perf, data);
 }
 
+static int uvm_managed_events_open_ioctl(struct uvm_va_space *va_space,
+					 void *data)
+{
+	return uvm_events_open_ioctl(&va_space->mgd, data);
+}
+
 static int uvm_managed_perf_get_ioctl(struct uvm_va_space *va_space,
 				      void *data)
 {
@@ -227,6 +234,7 @@ static const struct uvm_ioctl_desc uvm_ioctls[] = {
 	UVM_IOCTL_DEF(UVM_IOCTL_VA_SPACE_SUMMARY, uvm_managed_summary_ioctl,
 		      UVM_IOCTL_ANY_MM),
 	UVM_IOCTL_DEF(UVM_IOCTL_PERF_SET, uvm_managed_perf_set_ioctl, 0),
+	UVM_IOCTL_DEF(UVM_IOCTL_EVENTS_OPEN, uvm_managed_events_open_ioctl, 0),
 	UVM_IOCTL_DEF(UVM_IOCTL_PERF_GET, uvm_managed_perf_get_ioctl,
 		      UVM_IOCTL_ANY_MM),
 	UVM_IOCTL_DEF(UVM_IOCTL_ALLOC_DEVICE, uvm_alloc_device_ioctl, 0),

@@ -51,6 +51,8 @@ int uvm_managed_init(struct uvm_managed *mgd, struct file *filp)
 	init_rwsem(&mgd->lock);
 	uvm_fault_ahead_init(mgd);
 	uvm_perf_va_init(&mgd->perf);
+	uvm_events_init(&mgd->events);
+	mgd->filp = filp;
 	uvm_policy_map_init(&mgd->policies);
 	xa_init(&mgd->blocks);
 	address_space_init_once(&mgd->mapping);
@@ -80,6 +82,7 @@ void uvm_managed_fini(struct uvm_managed *mgd)
 	uvm_device_access_fini(mgd);
 	uvm_pool_fini(&mgd->pool);
 	uvm_policy_map_destroy(&mgd->policies);
+	uvm_events_fini(&mgd->events);
 	mem_cgroup_put(mgd->memcg);
 	if (mgd->mm)
 		mmdrop(mgd->mm);

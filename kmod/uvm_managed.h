@@ -20,6 +20,7 @@
 #include <uapi/uvm.h>
 
 #include "uvm_ce.h"
+#include "uvm_events.h"
 #include "uvm_evict_policy.h"
 #include "uvm_perf.h"
 #include "uvm_policy.h"
@@ -170,6 +171,8 @@ struct uvm_fault_ahead {
  *		    (taken and put back with xchg/cmpxchg), or NULL.
  * @ahead: fault-ahead worker.
  * @perf: the VA space's memory-management policies (uvm_perf.c).
+ * @events: the event streams reading this VA space (uvm_events.c).
+ * @filp: the /dev/uvm file (no reference: the VA space lives as long).
  */
 struct uvm_managed {
 	struct rw_semaphore lock;	/* Protects policies and the block set */
@@ -183,6 +186,8 @@ struct uvm_managed {
 	struct uvm_access_scratch *access_scratch;
 	struct uvm_fault_ahead ahead;
 	struct uvm_perf_va perf;
+	struct uvm_event_list events;
+	struct file *filp;
 };
 
 /* uvm_managed.c: lifetime, mmap, the VA-space side of ioctls. */

@@ -20,6 +20,8 @@
 #include "uvm_device_fault.h"
 #include "uvm_drv.h"
 #include "uvm_evict_policy.h"
+#include "uvm_event_records.h"
+#include "uvm_managed.h"
 #include "uvm_perf.h"
 
 const struct uvm_evict_policy *const uvm_evict_policies[UVM_EVICT_COUNT] = {
@@ -373,6 +375,8 @@ static int perf_check(const struct uvm_perf *args, bool set)
  */
 int uvm_perf_set(struct uvm_perf_va *perf, struct uvm_perf *args)
 {
+	struct uvm_managed *mgd = container_of(perf, struct uvm_managed, perf);
+	struct uvm_perf now = { .version = UVM_PERF_VERSION };
 	int ret = perf_check(args, true);
 
 	if (ret)
@@ -408,6 +412,9 @@ int uvm_perf_set(struct uvm_perf_va *perf, struct uvm_perf *args)
 			   perf->overrides | (args->set & ~UVM_PERF_CAP));
 	}
 	spin_unlock(&perf->lock);
+	if (uvm_event_wanted(&mgd->events, UVM_EVENT_POLICY) &&
+	    !uvm_perf_get(perf, &now))
+		uvm_event_policy(mgd, args->set, args->flags, &now);
 	return 0;
 }
 

@@ -19,6 +19,7 @@
 #include <linux/ktime.h>
 
 #include "uvm_device.h"
+#include "uvm_event_records.h"
 #include "uvm_managed.h"
 #include "uvm_thrash.h"
 #include "uvm_trace.h"
@@ -84,6 +85,8 @@ void uvm_thrash_moved_locked(struct uvm_va_block *block, u8 to)
 	t->moves = 0;
 	uvm_count(block->mgd, UVM_STAT_THRASH_DETECTED, 1);
 	trace_uvm_thrash(block->start, to, conf.policy, false);
+	uvm_event_thrash(block->mgd, block->start, UVM_EVENT_THRASH_DETECTED,
+			 to, conf.policy, 0);
 	pol->detected(t, now, &conf);
 }
 
@@ -144,5 +147,7 @@ void uvm_thrash_nap(struct uvm_va_block *block, u8 proc)
 		return;
 	uvm_count(block->mgd, UVM_STAT_THRASH_THROTTLED, 1);
 	trace_uvm_thrash(block->start, proc, UVM_THRASH_THROTTLE, true);
+	uvm_event_thrash(block->mgd, block->start, UVM_EVENT_THRASH_THROTTLED,
+			 proc, UVM_THRASH_THROTTLE, 0);
 	fsleep(div_u64(until - now, NSEC_PER_USEC) + 1);
 }

@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The event stream (UVM_IOCTL_EVENTS_OPEN): records of migrations, fault
+ * batches, faults, evictions, thrashing and policy changes read through a
+ * file descriptor. The records' page and byte totals equal the counters'
+ * deltas; a full ring reports what it lost; read() and poll() behave;
+ * bad requests create nothing; only the owner reads its VA space, and a
+ * module-wide stream needs CAP_PERFMON. Default group.
+ */
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <linux/capability.h>
+
+#include "kselftest_harness.h"
+#include "alloc_util.h"
+
+#define BLK		(2 * MIB)
+#define MAXREC		65536
+
+static struct uvm_event recs[MAXREC];
+
+static int ev_open(int fd, uint32_t ring, uint64_t types, uint32_t flags)
+{
+	struct uvm_events_open a = {
+		.version = UVM_EVENTS_VERSION, .flags = flags, .types = types,
+		.ring_records = ring,
+	};
+	int ret = uvm_ioctl(fd, UVM_IOCTL_EVENTS_OPEN, &a);
+
+	return ret ? ret : a.fd;
+}
+
+/* Read every record there is (non-blocking); return how many. */
+static int ev_drain(int efd)
+{
+	int n = 0;
+	ssize_t r;
+
+	fcntl(efd, F_SETFL, fcntl(efd, F_GETFL) | O_NONBLOCK);
+	while (n < MAXREC) {
+		r = read(efd, &recs[n], (MAXREC - n) * sizeof(recs[0]) > 64 * sizeof(recs[0]) ?
+			 64 * sizeof(recs[0]) : (MAXREC - n) * sizeof(recs[0]));
+		if (r <= 0)
+			break;
+		n += r / sizeof(recs[0]);
+	}
+	return n;
+}
+
+static uint64_t st(int fd, unsigned int s)
+{
+	return uvm_stat(fd, s, UVM_STATS_VA_SPACE);
+}
+
+static int first_device(int fd)
+{
+	struct uvm_device_info info[UVM_MAX_DEVICES];
+
+	return uvm_devices(fd, info, UVM_MAX_DEVICES) > 0 ? (int)info[0].id : -1;
+}
+
+FIXTURE(ev)
+{
+	int fd, dev;
+};
+
+FIXTURE_SETUP(ev)
+{
+	self->fd = uvm_open();
+	ASSERT_LE(0, self->fd);
+	self->dev = first_device(self->fd);
+	if (self->dev < 0)
+		SKIP(return, "no device");
+}
+
+FIXTURE_TEARDOWN(ev)
+{
+	close(self->fd);
+}
+
+/* Device writes every 64 KiB of @m, then the CPU reads it all. */
+static void work(struct __test_metadata *_metadata, int fd, int dev, char *m,
+		 size_t len)
+{
+	uint64_t v = 7;
+	size_t i;
+
+	for (i = 0; i < len; i += 64 * 1024)
+		ASSERT_EQ(0, uvm_dev_write(fd, dev, m + i, 8, &v));
+	for (i = 0; i < len; i += PAGE)
+		v += m[i];
+	ASSERT_EQ(0, uvm_prefetch(fd, m, len / 2, UVM_LOC_DEVICE, dev));
+	ASSERT_EQ(0, uvm_prefetch(fd, m, len / 2, UVM_LOC_HOST_NUMA, 0));
+}
+
+TEST_F(ev, record_totals_equal_counter_deltas)
+{
+	static const unsigned int c[] = {
+		UVM_STAT_MIGRATE_H2D_PAGES, UVM_STAT_MIGRATE_H2D_BYTES,
+		UVM_STAT_MIGRATE_D2H_PAGES, UVM_STAT_MIGRATE_D2H_BYTES,
+		UVM_STAT_MIGRATE_D2D_PAGES, UVM_STAT_MIGRATE_D2D_BYTES,
+		UVM_STAT_MIGRATE_H2H_PAGES, UVM_STAT_MIGRATE_H2H_BYTES,
+		UVM_STAT_FAULT_BATCHES,
+	};
+	uint64_t before[9], rec[9] = { 0 }, cpu = 0;
+	size_t len = 16 * MIB;
+	int efd, n, i, k;
+	char *m;
+
+	efd = ev_open(self->fd, 4096, 0, 0);
+	ASSERT_LE(0, efd);
+	m = uvm_map(self->fd, len);
+	ASSERT_NE(NULL, m);
+	memset(m, 1, len);
+	for (k = 0; k < 9; k++)
+		before[k] = st(self->fd, c[k]);
+	work(_metadata, self->fd, self->dev, m, len);
+	n = ev_drain(efd);
+	for (i = 0; i < n; i++) {
+		struct uvm_event *e = &recs[i];
+		struct uvm_event_migrate *mg = &e->u.migrate;
+		int d = -1;
+
+		ASSERT_EQ(sizeof(*e), e->hdr.size);
+		ASSERT_EQ(UVM_EVENTS_VERSION, e->hdr.version);
+		ASSERT_NE(UVM_EVENT_OVERFLOW, e->hdr.type);
+		ASSERT_EQ((uint64_t)getpid(), e->hdr.va_space);
+		if (e->hdr.type == UVM_EVENT_FAULT_BATCH)
+			rec[8]++;
+		if (e->hdr.type == UVM_EVENT_CPU_FAULT)
+			cpu++;
+		if (e->hdr.type != UVM_EVENT_MIGRATE)
+			continue;
+		ASSERT_EQ((uint64_t)mg->pages * PAGE, mg->bytes);
+		if (mg->src_type == UVM_EVENT_LOC_HOST)
+			d = mg->dst_type == UVM_EVENT_LOC_DEVICE ? 0 : 6;
+		else
+			d = mg->dst_type == UVM_EVENT_LOC_HOST ? 2 : 4;
+		rec[d] += mg->pages;
+		rec[d + 1] += mg->bytes;
+	}
+	TH_LOG("%d records: %llu pages h2d, %llu d2h, %llu h2h, %llu batches, %llu CPU faults",
+	       n, (unsigned long long)rec[0], (unsigned long long)rec[2],
+	       (unsigned long long)rec[6], (unsigned long long)rec[8],
+	       (unsigned long long)cpu);
+	for (k = 0; k < 9; k++)
+		EXPECT_EQ(st(self->fd, c[k]) - before[k], rec[k])
+			TH_LOG("counter %u", c[k]);
+	EXPECT_LT(0, rec[0]);
+	EXPECT_LT(0, rec[2]);
+	EXPECT_LT(0, cpu);
+	munmap(m, len);
+	close(efd);
+}
+
+TEST_F(ev, a_full_ring_reports_what_it_lost)
+{
+	size_t len = 8 * MIB;
+	uint64_t lost = 0, batches0 = st(self->fd, UVM_STAT_FAULT_BATCHES);
+	int efd, n, i, migr = 0, batches = 0, over = 0;
+	char *m = uvm_map(self->fd, len);
+	uint64_t v = 1;
+
+	ASSERT_NE(NULL, m);
+	memset(m, 1, len);
+	efd = ev_open(self->fd, 16, 1ULL << UVM_EVENT_FAULT_BATCH, 0);
+	ASSERT_LE(0, efd);
+	for (i = 0; i < (int)(len / BLK) * 16; i++) {	/* one batch each */
+		ASSERT_EQ(0, uvm_dev_write(self->fd, self->dev,
+					   m + (size_t)i * (BLK / 16), 8, &v));
+	}
+	n = ev_drain(efd);
+	for (i = 0; i < n; i++) {
+		if (recs[i].hdr.type == UVM_EVENT_OVERFLOW) {
+			over++;
+			lost += recs[i].u.overflow.lost;
+		} else {
+			ASSERT_EQ(UVM_EVENT_FAULT_BATCH, recs[i].hdr.type);
+			batches++;
+			migr += recs[i].u.batch.pages;
+		}
+	}
+	TH_LOG("%d records read, %d overflow records, %llu lost", n, over,
+	       (unsigned long long)lost);
+	EXPECT_LE(1, over);
+	EXPECT_GE(17, n);
+	EXPECT_EQ(st(self->fd, UVM_STAT_FAULT_BATCHES) - batches0,
+		  batches + lost);
+	munmap(m, len);
+	close(efd);
+}
+
+TEST_F(ev, read_and_poll)
+{
+	struct uvm_perf p = {
+		.version = UVM_PERF_VERSION, .set = UVM_PERF_FAULT_BATCH,
+		.fault_batch = 77,
+	};
+	struct uvm_event e[2];
+	struct pollfd pfd;
+	int efd;
+
+	efd = ev_open(self->fd, 16, 0, 0);
+	ASSERT_LE(0, efd);
+	pfd = (struct pollfd){ .fd = efd, .events = POLLIN };
+	EXPECT_EQ(0, poll(&pfd, 1, 0));
+	fcntl(efd, F_SETFL, O_NONBLOCK);
+	EXPECT_EQ(-1, read(efd, e, sizeof(e)));
+	EXPECT_EQ(EAGAIN, errno);
+	ASSERT_EQ(0, uvm_ioctl(self->fd, UVM_IOCTL_PERF_SET, &p));
+	EXPECT_EQ(1, poll(&pfd, 1, 0));
+	EXPECT_EQ(-1, read(efd, e, sizeof(e[0]) - 1));	/* too small */
+	EXPECT_EQ(EINVAL, errno);
+	ASSERT_EQ((ssize_t)sizeof(e[0]), read(efd, e, sizeof(e)));
+	EXPECT_EQ(UVM_EVENT_POLICY, e[0].hdr.type);
+	EXPECT_EQ(UVM_PERF_FAULT_BATCH, e[0].u.policy.set);
+	EXPECT_EQ(77, e[0].u.policy.fault_batch);
+	EXPECT_EQ((uint32_t)getpid(), e[0].hdr.pid);
+	EXPECT_EQ(0, poll(&pfd, 1, 0));
+	close(efd);
+}
+
+TEST_F(ev, bad_requests_open_nothing)
+{
+	struct uvm_events_open a;
+	int i, fd0 = dup(0);
+
+	close(fd0);	/* the next free descriptor */
+	for (i = 0; i < 8; i++) {
+		a = (struct uvm_events_open){
+			.version = UVM_EVENTS_VERSION, .ring_records = 64,
+		};
+		switch (i) {
+		case 0: a.version = 0; break;
+		case 1: a.version = 2; break;
+		case 2: a.flags = 2; break;
+		case 3: a.types = 1ULL << UVM_EVENT_COUNT; break;
+		case 4: a.ring_records = 0; break;
+		case 5: a.ring_records = 8; break;
+		case 6: a.ring_records = 100; break;
+		case 7: a.ring_records = 131072; break;
+		}
+		EXPECT_EQ(-EINVAL, uvm_ioctl(self->fd, UVM_IOCTL_EVENTS_OPEN, &a))
+			TH_LOG("case %d", i);
+	}
+	i = dup(0);
+	EXPECT_EQ(fd0, i);	/* no descriptor was left behind */
+	close(i);
+}
+
+/* Drop every capability (CAP_PERFMON and CAP_SYS_ADMIN included). */
+static int drop_caps(void)
+{
+	struct __user_cap_header_struct h = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct d[2] = { { 0 } };
+
+	return syscall(SYS_capset, &h, d);
+}
+
+TEST_F(ev, only_the_owner_and_perfmon_read)
+{
+	int efd, st, n, i, seen = 0, other;
+	pid_t pid = fork();
+
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		/* The inherited file is not this process's VA space. */
+		if (ev_open(self->fd, 16, 0, 0) != -EPERM)
+			_exit(1);
+		other = uvm_open();
+		if (other < 0 || drop_caps())
+			_exit(2);
+		if (ev_open(other, 16, 0, UVM_EVENTS_ALL_SPACES) != -EPERM)
+			_exit(3);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	EXPECT_EQ(0, WEXITSTATUS(st));
+
+	/* Root: a module-wide stream sees another VA space's records. */
+	efd = ev_open(self->fd, 1024, 1ULL << UVM_EVENT_POLICY,
+		      UVM_EVENTS_ALL_SPACES);
+	ASSERT_LE(0, efd);
+	pid = fork();
+	if (!pid) {
+		struct uvm_perf p = {
+			.version = UVM_PERF_VERSION,
+			.set = UVM_PERF_FAULT_BATCH, .fault_batch = 99,
+		};
+
+		other = uvm_open();
+		_exit(other < 0 || uvm_ioctl(other, UVM_IOCTL_PERF_SET, &p));
+	}
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	ASSERT_EQ(0, WEXITSTATUS(st));
+	n = ev_drain(efd);
+	for (i = 0; i < n; i++)
+		if (recs[i].hdr.type == UVM_EVENT_POLICY &&
+		    recs[i].hdr.va_space == (uint64_t)pid &&
+		    recs[i].u.policy.fault_batch == 99)
+			seen++;
+	EXPECT_EQ(1, seen);
+	close(efd);
+}
+
+/* A VA space capped at 4 MiB sweeping 16 MiB: evictions of its own. */
+TEST_F(ev, evictions_and_thrashing_are_recorded)
+{
+	struct uvm_perf cap = {
+		.version = UVM_PERF_VERSION, .set = UVM_PERF_CAP | UVM_PERF_THRASH,
+		.cap_device = self->dev, .cap_bytes = 4 * MIB,
+		.thrash_policy = UVM_THRASH_PIN, .thrash_threshold = 3,
+		.thrash_window_us = 10000000, .thrash_nap_us = 250,
+		.thrash_pin_ms = 60000,
+	};
+	int efd, n, i, own = 0, detected = 0, pinned = 0;
+	size_t len = 16 * MIB, off;
+	uint64_t *m, v = 1;
+
+	ASSERT_EQ(0, uvm_ioctl(self->fd, UVM_IOCTL_PERF_SET, &cap));
+	efd = ev_open(self->fd, 4096, 0, 0);
+	ASSERT_LE(0, efd);
+	m = uvm_map(self->fd, len);
+	ASSERT_NE(NULL, m);
+	for (off = 0; off < len; off += BLK)
+		ASSERT_EQ(0, uvm_dev_write(self->fd, self->dev,
+					   (char *)m + off, 8, &v));
+	for (i = 0; i < 12; i++) {	/* ping-pong one page */
+		v = i;
+		ASSERT_EQ(0, uvm_dev_write(self->fd, self->dev, m, 8, &v));
+		ASSERT_EQ((uint64_t)i, m[0]);
+		m[0] = i + 100;
+	}
+	n = ev_drain(efd);
+	for (i = 0; i < n; i++) {
+		struct uvm_event *e = &recs[i];
+
+		if (e->hdr.type == UVM_EVENT_EVICT) {
+			EXPECT_EQ(1, e->u.evict.own);
+			EXPECT_NE(0, e->u.evict.addr);
+			EXPECT_EQ(BLK, e->u.evict.bytes);
+			own++;
+		}
+		if (e->hdr.type == UVM_EVENT_THRASH) {
+			detected += e->u.thrash.kind == UVM_EVENT_THRASH_DETECTED;
+			pinned += e->u.thrash.kind == UVM_EVENT_THRASH_PINNED;
+		}
+	}
+	TH_LOG("%d evictions, thrashing detected %d, pinned %d", own,
+	       detected, pinned);
+	EXPECT_EQ(st(self->fd, UVM_STAT_EVICTIONS), own);
+	EXPECT_LE(6, own);
+	EXPECT_LE(1, detected);
+	EXPECT_LE(1, pinned);
+	munmap(m, len);
+	close(efd);
+}
+
+TEST_HARNESS_MAIN
