@@ -452,6 +452,49 @@ int uvm_policy_reset(struct uvm_context *ctx, uint32_t which);
 int uvm_policy_cap_set(struct uvm_context *ctx, unsigned int device, uint64_t bytes);
 /* The cap of @device (0: none) in *@bytes; 0 or -errno. */
 int uvm_policy_cap_get(struct uvm_context *ctx, unsigned int device, uint64_t *bytes);
+
+/* ---- the event stream (docs/events.md) */
+
+/* Record types: the module's UVM_EVENT_* (include/uapi/uvm.h). */
+#define UVM_EVENT_TYPE_OVERFLOW		0	/* records lost */
+#define UVM_EVENT_TYPE_FAULT_BATCH	1
+#define UVM_EVENT_TYPE_DEVICE_FAULT	2	/* only when asked for */
+#define UVM_EVENT_TYPE_CPU_FAULT	3
+#define UVM_EVENT_TYPE_MIGRATE		4
+#define UVM_EVENT_TYPE_EVICT		5
+#define UVM_EVENT_TYPE_THRASH		6
+#define UVM_EVENT_TYPE_READ_DUP		7
+#define UVM_EVENT_TYPE_REMOTE_MAP	8
+#define UVM_EVENT_TYPE_POLICY		9
+#define UVM_EVENT_TYPE_COUNT		10
+#define UVM_EVENT_RECORD_SIZE		128	/* bytes of every record */
+/* uvm_events_open() @flags: every VA space's events (CAP_PERFMON). */
+#define UVM_EVENTS_OPEN_ALL_SPACES	(1U << 0)
+
+/*
+ * Open an event stream on @ctx's VA space: a file descriptor whose read()
+ * returns whole UVM_EVENT_RECORD_SIZE records (struct uvm_event of
+ * <uapi/uvm.h>). @types: bits (1 << UVM_EVENT_TYPE_*), 0 for all but the
+ * individual device faults; @ring_records: a power of two, 16..65536.
+ * The descriptor is the caller's to poll() and close(). fd or -errno.
+ */
+int uvm_events_open(struct uvm_context *ctx, uint64_t types, unsigned int ring_records,
+		    unsigned int flags);
+/*
+ * Read up to @max records into @buf (@max * UVM_EVENT_RECORD_SIZE bytes),
+ * waiting for one unless the descriptor is O_NONBLOCK. The number read,
+ * or -errno (-EAGAIN: none yet).
+ */
+int uvm_events_read(int fd, void *buf, unsigned int max);
+/* The name of record type @type ("migrate", ...), or NULL. */
+const char *uvm_event_type_name(unsigned int type);
+/*
+ * One record as one line of text, every field by name ("migrate t=...
+ * pid=... addr=0x... pages=... src=host:0 dst=device:1 cause=device_fault
+ * ns=..."), into @buf of @len bytes. The length it needed (like snprintf),
+ * or -EINVAL for a record that is not one (bad size or version).
+ */
+int uvm_event_format(const void *record, char *buf, size_t len);
 /*
  * Apply a policy string, the syntax of the UVM_POLICY environment variable
  * (read when a context is created): comma-separated KEY=VALUE items,
