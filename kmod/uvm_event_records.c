@@ -10,13 +10,11 @@
 #include "uvm_event_records.h"
 #include "uvm_managed.h"
 
-#define EV(t)	(struct uvm_event){ .hdr = { .type = (t) } }
-
 void uvm_event_migrate(struct uvm_managed *mgd, unsigned long addr,
 		       unsigned int pages, int cause, u32 src_type, int src_id,
 		       u32 dst_type, int dst_id, u64 duration_ns)
 {
-	struct uvm_event ev = EV(UVM_EVENT_MIGRATE);
+	struct uvm_event ev = { .hdr.type = UVM_EVENT_MIGRATE };
 
 	if (!uvm_event_wanted(&mgd->events, UVM_EVENT_MIGRATE))
 		return;
@@ -33,7 +31,7 @@ void uvm_event_migrate(struct uvm_managed *mgd, unsigned long addr,
 void uvm_event_cpu_fault(struct uvm_managed *mgd, unsigned long addr,
 			 bool write, int node, u64 duration_ns)
 {
-	struct uvm_event ev = EV(UVM_EVENT_CPU_FAULT);
+	struct uvm_event ev = { .hdr.type = UVM_EVENT_CPU_FAULT };
 
 	if (!uvm_event_wanted(&mgd->events, UVM_EVENT_CPU_FAULT))
 		return;
@@ -47,7 +45,7 @@ void uvm_event_cpu_fault(struct uvm_managed *mgd, unsigned long addr,
 void uvm_event_fault_batch(struct uvm_managed *mgd,
 			   const struct uvm_event_fault_batch *batch)
 {
-	struct uvm_event ev = EV(UVM_EVENT_FAULT_BATCH);
+	struct uvm_event ev = { .hdr.type = UVM_EVENT_FAULT_BATCH };
 
 	if (!uvm_event_wanted(&mgd->events, UVM_EVENT_FAULT_BATCH))
 		return;
@@ -58,7 +56,7 @@ void uvm_event_fault_batch(struct uvm_managed *mgd,
 void uvm_event_device_fault(struct uvm_managed *mgd, unsigned long addr,
 			    u64 batch, u32 device, bool write)
 {
-	struct uvm_event ev = EV(UVM_EVENT_DEVICE_FAULT);
+	struct uvm_event ev = { .hdr.type = UVM_EVENT_DEVICE_FAULT };
 
 	ev.u.device_fault = (struct uvm_event_device_fault){
 		.addr = addr, .batch = batch, .device = device, .write = write,
@@ -69,7 +67,7 @@ void uvm_event_device_fault(struct uvm_managed *mgd, unsigned long addr,
 void uvm_event_evict(struct uvm_managed *mgd, unsigned long addr, u64 bytes,
 		     u32 device, bool own, u64 duration_ns)
 {
-	struct uvm_event ev = EV(UVM_EVENT_EVICT);
+	struct uvm_event ev = { .hdr.type = UVM_EVENT_EVICT };
 
 	if (!uvm_event_wanted(&mgd->events, UVM_EVENT_EVICT))
 		return;
@@ -83,7 +81,7 @@ void uvm_event_evict(struct uvm_managed *mgd, unsigned long addr, u64 bytes,
 void uvm_event_thrash(struct uvm_managed *mgd, unsigned long addr, u32 kind,
 		      u32 proc, u32 policy, u32 pages)
 {
-	struct uvm_event ev = EV(UVM_EVENT_THRASH);
+	struct uvm_event ev = { .hdr.type = UVM_EVENT_THRASH };
 
 	if (!uvm_event_wanted(&mgd->events, UVM_EVENT_THRASH))
 		return;
@@ -97,7 +95,7 @@ void uvm_event_thrash(struct uvm_managed *mgd, unsigned long addr, u32 kind,
 void uvm_event_read_dup(struct uvm_managed *mgd, unsigned long addr,
 			unsigned int pages, int device, bool collapse)
 {
-	struct uvm_event ev = EV(UVM_EVENT_READ_DUP);
+	struct uvm_event ev = { .hdr.type = UVM_EVENT_READ_DUP };
 
 	if (!pages || !uvm_event_wanted(&mgd->events, UVM_EVENT_READ_DUP))
 		return;
@@ -111,7 +109,7 @@ void uvm_event_read_dup(struct uvm_managed *mgd, unsigned long addr,
 void uvm_event_remote_map(struct uvm_managed *mgd, unsigned long addr,
 			  unsigned int pages, u32 device, int target)
 {
-	struct uvm_event ev = EV(UVM_EVENT_REMOTE_MAP);
+	struct uvm_event ev = { .hdr.type = UVM_EVENT_REMOTE_MAP };
 
 	if (!uvm_event_wanted(&mgd->events, UVM_EVENT_REMOTE_MAP))
 		return;
@@ -125,7 +123,7 @@ void uvm_event_remote_map(struct uvm_managed *mgd, unsigned long addr,
 void uvm_event_policy(struct uvm_managed *mgd, u32 set, u32 flags,
 		      const struct uvm_perf *now)
 {
-	struct uvm_event ev = EV(UVM_EVENT_POLICY);
+	struct uvm_event ev = { .hdr.type = UVM_EVENT_POLICY };
 
 	if (!uvm_event_wanted(&mgd->events, UVM_EVENT_POLICY))
 		return;

@@ -80,6 +80,7 @@ static struct uvm_event_list uvm_events_global = {
 	.lock = __SPIN_LOCK_UNLOCKED(uvm_events_global.lock),
 	.streams = LIST_HEAD_INIT(uvm_events_global.streams),
 };
+
 u64 uvm_events_global_types;
 
 void uvm_events_init(struct uvm_event_list *list)
@@ -234,7 +235,7 @@ static ssize_t uvm_events_read(struct file *filp, char __user *ubuf,
 
 	if (!want)
 		return -EINVAL;
-	buf = kmalloc(UVM_EVENTS_READ_STEP * sizeof(*buf), GFP_KERNEL);
+	buf = kmalloc_array(UVM_EVENTS_READ_STEP, sizeof(*buf), GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
 	if (mutex_lock_interruptible(&s->read_lock)) {
@@ -352,7 +353,8 @@ static struct uvm_event_stream *stream_new(const struct uvm_events_open *args)
  * @mgd: the caller's VA space (the dispatcher checked it is the owner).
  * @args: the request; @args->fd set on success.
  *
- * Return: 0, -EINVAL (bad version, flags, types, ring size), -EPERM (module-wide without CAP_PERFMON), -ENOMEM, -EMFILE.
+ * Return: 0, -EINVAL (bad version, flags, types, ring size), -EPERM
+ * (module-wide without CAP_PERFMON), -ENOMEM, -EMFILE.
  */
 int uvm_events_open_ioctl(struct uvm_managed *mgd, struct uvm_events_open *args)
 {
@@ -366,11 +368,10 @@ int uvm_events_open_ioctl(struct uvm_managed *mgd, struct uvm_events_open *args)
 	s = stream_new(args);
 	if (!s)
 		return -ENOMEM;
-	if (args->flags & UVM_EVENTS_ALL_SPACES) {
+	if (args->flags & UVM_EVENTS_ALL_SPACES)
 		list = &uvm_events_global;
-	} else {
+	else
 		s->va_file = get_file(mgd->filp);
-	}
 	/* Attached first: once the fd exists, another thread may close it. */
 	s->list = list;
 	spin_lock(&list->lock);

@@ -84,6 +84,7 @@ static inline u64 uvm_perf_cap(struct uvm_perf_va *perf, u32 id)
 {
 	return READ_ONCE(perf->cap[id]);
 }
+
 int uvm_perf_set(struct uvm_perf_va *perf, struct uvm_perf *args);
 int uvm_perf_get(struct uvm_perf_va *perf, struct uvm_perf *args);
 

@@ -52,6 +52,9 @@ static const struct {
 	[UVM_STAT_EVICT_PICKS] = { "evict_picks", "victims the eviction policy chose" },
 	[UVM_STAT_EVICT_BUSY] = { "evict_busy", "chosen victims skipped: their block was busy" },
 	[UVM_STAT_FAULT_PREFETCH_PAGES] = { "fault_prefetch_pages", "pages device fault batches prefetched (prefetch policy)" },
+	[UVM_STAT_THRASH_DETECTED] = { "thrash_detected", "blocks found thrashing" },
+	[UVM_STAT_THRASH_THROTTLED] = { "thrash_throttled", "faults that napped before moving a thrashing block" },
+	[UVM_STAT_THRASH_PINNED] = { "thrash_pinned", "pages mapped where they are: their block was pinned" },
 };
 
 unsigned int ut_stat_known(void)
