@@ -34,31 +34,56 @@ const struct uvm_evict_policy *const uvm_evict_policies[UVM_EVICT_COUNT] = {
 static unsigned int uvm_evict_default = UVM_EVICT_LRU;
 static unsigned long long uvm_evict_seed;
 
-static int evict_policy_set(const char *val, const struct kernel_param *kp)
+/*
+ * A module parameter that names one of @count policies: a name that is not
+ * one is refused (-EINVAL) and changes nothing.
+ */
+struct perf_choice {
+	unsigned int *val;
+	unsigned int count;
+	const char *(*name)(unsigned int i);
+	const char *param;
+	const char *choices;
+};
+
+static int choice_set(const char *val, const struct kernel_param *kp)
 {
+	const struct perf_choice *c = kp->arg;
 	unsigned int i;
 
-	for (i = 0; i < UVM_EVICT_COUNT; i++) {
-		if (sysfs_streq(val, uvm_evict_policies[i]->name)) {
-			WRITE_ONCE(uvm_evict_default, i);
+	for (i = 0; i < c->count; i++) {
+		if (sysfs_streq(val, c->name(i))) {
+			WRITE_ONCE(*c->val, i);
 			return 0;
 		}
 	}
-	pr_err("uvm: evict_policy must be one of lru, fifo, lfu, random\n");
+	pr_err("uvm: %s must be one of %s\n", c->param, c->choices);
 	return -EINVAL;
 }
 
-static int evict_policy_get(char *buf, const struct kernel_param *kp)
+static int choice_get(char *buf, const struct kernel_param *kp)
 {
-	return sysfs_emit(buf, "%s\n",
-			  uvm_evict_policies[READ_ONCE(uvm_evict_default)]->name);
+	const struct perf_choice *c = kp->arg;
+
+	return sysfs_emit(buf, "%s\n", c->name(READ_ONCE(*c->val)));
 }
 
-static const struct kernel_param_ops evict_policy_ops = {
-	.set = evict_policy_set,
-	.get = evict_policy_get,
+static const struct kernel_param_ops perf_choice_ops = {
+	.set = choice_set,
+	.get = choice_get,
 };
-module_param_cb(evict_policy, &evict_policy_ops, NULL, 0644);
+
+static const char *evict_name(unsigned int i)
+{
+	return uvm_evict_policies[i]->name;
+}
+
+static struct perf_choice evict_choice = {
+	.val = &uvm_evict_default, .count = UVM_EVICT_COUNT,
+	.name = evict_name, .param = "evict_policy",
+	.choices = "lru, fifo, lfu, random",
+};
+module_param_cb(evict_policy, &perf_choice_ops, &evict_choice, 0644);
 MODULE_PARM_DESC(evict_policy,
 		 "order of eviction victims: lru (default), fifo, lfu, random");
 module_param_named(evict_seed, uvm_evict_seed, ullong, 0644);
@@ -74,31 +99,17 @@ static unsigned int uvm_prefetch_default = UVM_PREFETCH_NONE;
 static unsigned int uvm_prefetch_threshold = 51;
 static unsigned int uvm_prefetch_pages = 512;
 
-static int prefetch_policy_set(const char *val, const struct kernel_param *kp)
+static const char *prefetch_name(unsigned int i)
 {
-	unsigned int i;
-
-	for (i = 0; i < UVM_PREFETCH_COUNT; i++) {
-		if (sysfs_streq(val, uvm_prefetch_names[i])) {
-			WRITE_ONCE(uvm_prefetch_default, i);
-			return 0;
-		}
-	}
-	pr_err("uvm: prefetch_policy must be one of none, density, sequential\n");
-	return -EINVAL;
+	return uvm_prefetch_names[i];
 }
 
-static int prefetch_policy_get(char *buf, const struct kernel_param *kp)
-{
-	return sysfs_emit(buf, "%s\n",
-			  uvm_prefetch_names[READ_ONCE(uvm_prefetch_default)]);
-}
-
-static const struct kernel_param_ops prefetch_policy_ops = {
-	.set = prefetch_policy_set,
-	.get = prefetch_policy_get,
+static struct perf_choice prefetch_choice = {
+	.val = &uvm_prefetch_default, .count = UVM_PREFETCH_COUNT,
+	.name = prefetch_name, .param = "prefetch_policy",
+	.choices = "none, density, sequential",
 };
-module_param_cb(prefetch_policy, &prefetch_policy_ops, NULL, 0644);
+module_param_cb(prefetch_policy, &perf_choice_ops, &prefetch_choice, 0644);
 MODULE_PARM_DESC(prefetch_policy,
 		 "what a device fault batch brings in besides its faults: none (default), density, sequential");
 
@@ -135,31 +146,17 @@ static unsigned int uvm_thrash_window_us = 500;
 static unsigned int uvm_thrash_nap_us = 250;
 static unsigned int uvm_thrash_pin_ms = 300;
 
-static int thrash_policy_set(const char *val, const struct kernel_param *kp)
+static const char *thrash_name(unsigned int i)
 {
-	unsigned int i;
-
-	for (i = 0; i < UVM_THRASH_COUNT; i++) {
-		if (sysfs_streq(val, uvm_thrash_policies[i]->name)) {
-			WRITE_ONCE(uvm_thrash_default, i);
-			return 0;
-		}
-	}
-	pr_err("uvm: thrash_policy must be one of none, throttle, pin\n");
-	return -EINVAL;
+	return uvm_thrash_policies[i]->name;
 }
 
-static int thrash_policy_get(char *buf, const struct kernel_param *kp)
-{
-	return sysfs_emit(buf, "%s\n",
-			  uvm_thrash_policies[READ_ONCE(uvm_thrash_default)]->name);
-}
-
-static const struct kernel_param_ops thrash_policy_ops = {
-	.set = thrash_policy_set,
-	.get = thrash_policy_get,
+static struct perf_choice thrash_choice = {
+	.val = &uvm_thrash_default, .count = UVM_THRASH_COUNT,
+	.name = thrash_name, .param = "thrash_policy",
+	.choices = "none, throttle, pin",
 };
-module_param_cb(thrash_policy, &thrash_policy_ops, NULL, 0644);
+module_param_cb(thrash_policy, &perf_choice_ops, &thrash_choice, 0644);
 MODULE_PARM_DESC(thrash_policy,
 		 "what happens to a block found thrashing: none (default: counted only), throttle, pin");
 

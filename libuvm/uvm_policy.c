@@ -33,15 +33,7 @@ static const char *const evict_names[UVM_EVICT_COUNT] = {
 	[UVM_EVICT_LFU] = "lfu", [UVM_EVICT_RANDOM] = "random",
 };
 
-static const char *const prefetch_names[UVM_PREFETCH_COUNT] = {
-	[UVM_PREFETCH_NONE] = "none", [UVM_PREFETCH_DENSITY] = "density",
-	[UVM_PREFETCH_SEQUENTIAL] = "sequential",
-};
 
-static const char *const thrash_names[UVM_THRASH_COUNT] = {
-	[UVM_THRASH_NONE] = "none", [UVM_THRASH_THROTTLE] = "throttle",
-	[UVM_THRASH_PIN] = "pin",
-};
 
 uvm_public int uvm_policy_get(struct uvm_context *ctx, struct uvm_policy_info *info)
 {
@@ -204,72 +196,66 @@ static int parse_evict(const char *v, const char *end, struct uvm_policy_info *p
 	return -EINVAL;
 }
 
+/* One choice of a NAME[:N] item: its name and its parameter, if any. */
+struct param_choice {
+	const char *name;
+	uint64_t max;		/* N in 1..max; 0: takes no parameter */
+	uint32_t *param;	/* where N goes; 0 there if left out */
+};
+
 /*
- * prefetch=none|density[:PERCENT]|sequential[:PAGES]; a parameter left out
- * stays 0 (filled in from the policy in force by uvm_policy_apply()).
+ * NAME[:N] from [@v, @end): the index of NAME in @c into *@choice, N into
+ * its parameter. A parameter left out stays 0, filled in from the policy
+ * in force by uvm_policy_apply().
  */
-static int parse_prefetch(const char *v, const char *end, struct uvm_policy_info *p)
+static int parse_choice(const char *v, const char *end, const struct param_choice *c,
+			unsigned int n, uint32_t *choice)
 {
 	const char *colon = memchr(v, ':', (size_t)(end - v));
-	const char *name_end = colon ? colon : end;
-	uint64_t n = 0;
-	unsigned int i;
+	unsigned int i, k;
+	uint64_t x;
 
-	for (i = 0; i < UVM_PREFETCH_COUNT; i++)
-		if (word_is(v, name_end, prefetch_names[i]))
-			break;
-	if (i == UVM_PREFETCH_COUNT)
+	for (i = 0; i < n && !word_is(v, colon ? colon : end, c[i].name); i++)
+		;
+	if (i == n)
 		return -EINVAL;
-	p->prefetch_policy = i;
-	p->prefetch_threshold = 0;
-	p->prefetch_pages = 0;
+	*choice = i;
+	for (k = 0; k < n; k++)
+		if (c[k].param)
+			*c[k].param = 0;
 	if (!colon)
 		return 0;
-	if (i == UVM_PREFETCH_DENSITY &&
-	    !parse_u64(colon + 1, end, 1, PREFETCH_THRESHOLD_MAX, &n)) {
-		p->prefetch_threshold = (uint32_t)n;
-		return 0;
-	}
-	if (i == UVM_PREFETCH_SEQUENTIAL &&
-	    !parse_u64(colon + 1, end, 1, PREFETCH_PAGES_MAX, &n)) {
-		p->prefetch_pages = (uint32_t)n;
-		return 0;
-	}
-	return -EINVAL;		/* none takes no parameter */
+	if (!c[i].max || parse_u64(colon + 1, end, 1, c[i].max, &x))
+		return -EINVAL;
+	*c[i].param = (uint32_t)x;
+	return 0;
 }
 
-/*
- * thrash=none|throttle[:NAP_US]|pin[:PIN_MS]; a parameter left out stays 0
- * (filled in from the policy in force by uvm_policy_apply()).
- */
+/* prefetch=none|density[:PERCENT]|sequential[:PAGES] */
+static int parse_prefetch(const char *v, const char *end, struct uvm_policy_info *p)
+{
+	const struct param_choice c[UVM_PREFETCH_COUNT] = {
+		[UVM_PREFETCH_NONE] = { "none", 0, NULL },
+		[UVM_PREFETCH_DENSITY] = { "density", PREFETCH_THRESHOLD_MAX,
+					   &p->prefetch_threshold },
+		[UVM_PREFETCH_SEQUENTIAL] = { "sequential", PREFETCH_PAGES_MAX,
+					      &p->prefetch_pages },
+	};
+
+	return parse_choice(v, end, c, UVM_PREFETCH_COUNT, &p->prefetch_policy);
+}
+
+/* thrash=none|throttle[:NAP_US]|pin[:PIN_MS] */
 static int parse_thrash(const char *v, const char *end, struct uvm_policy_info *p)
 {
-	const char *colon = memchr(v, ':', (size_t)(end - v));
-	const char *name_end = colon ? colon : end;
-	uint64_t n = 0;
-	unsigned int i;
+	const struct param_choice c[UVM_THRASH_COUNT] = {
+		[UVM_THRASH_NONE] = { "none", 0, NULL },
+		[UVM_THRASH_THROTTLE] = { "throttle", THRASH_NAP_US_MAX,
+					  &p->thrash_nap_us },
+		[UVM_THRASH_PIN] = { "pin", THRASH_PIN_MS_MAX, &p->thrash_pin_ms },
+	};
 
-	for (i = 0; i < UVM_THRASH_COUNT; i++)
-		if (word_is(v, name_end, thrash_names[i]))
-			break;
-	if (i == UVM_THRASH_COUNT)
-		return -EINVAL;
-	p->thrash_policy = i;
-	p->thrash_nap_us = 0;
-	p->thrash_pin_ms = 0;
-	if (!colon)
-		return 0;
-	if (i == UVM_THRASH_THROTTLE &&
-	    !parse_u64(colon + 1, end, 1, THRASH_NAP_US_MAX, &n)) {
-		p->thrash_nap_us = (uint32_t)n;
-		return 0;
-	}
-	if (i == UVM_THRASH_PIN &&
-	    !parse_u64(colon + 1, end, 1, THRASH_PIN_MS_MAX, &n)) {
-		p->thrash_pin_ms = (uint32_t)n;
-		return 0;
-	}
-	return -EINVAL;		/* none takes no parameter */
+	return parse_choice(v, end, c, UVM_THRASH_COUNT, &p->thrash_policy);
 }
 
 /* The caps of a policy string: device ordinal and bytes (0: none). */
