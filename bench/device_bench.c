@@ -57,6 +57,12 @@
  *                            resident data under each policy (GB/s of the
  *                            whole range) / the same under none:
  *                            informational (density's case)
+ *   events_<what>_<figure>   the device_fault_migrate sweep and the
+ *                            prefetch to the device with an event stream
+ *                            open (what: "batch_migrate", fault batch and
+ *                            migration records, read as they come; "all",
+ *                            every type but individual faults) / the same
+ *                            with no stream (>= 0.95)
  *
  * The device: the smallest one (--backend pci|emulated: the smallest of that
  * backend; --device N: that id). The oversubscription figures need a small
@@ -543,6 +549,77 @@ static void bench_prefetch_policies(size_t len, int reps, double rh2d)
 	}
 }
 
+/* Open an event stream on our VA space taking @types; fd. */
+static int events_open(uint64_t types)
+{
+	struct uvm_events_open a = {
+		.version = UVM_EVENTS_VERSION, .types = types,
+		.ring_records = 65536,
+	};
+
+	xioctl(UVM_IOCTL_EVENTS_OPEN, &a, "UVM_IOCTL_EVENTS_OPEN");
+	return a.fd;
+}
+
+/* Read what the stream holds (the reader keeps up between runs). */
+static void events_drain(int fd)
+{
+	static struct uvm_event buf[1024];
+
+	while (read(fd, buf, sizeof(buf)) > 0)
+		;
+}
+
+/* One sweep and one prefetch of fresh host-resident data: GB/s each. */
+static void events_run(size_t len, int fd, double *sweep_gbs, double *pf_gbs)
+{
+	char *m = map_managed(len);
+	double t;
+
+	touch(m, len, 5);
+	*sweep_gbs = len / sweep(m, len, NULL) / 1e9;
+	if (fd >= 0)
+		events_drain(fd);
+	to_host(m, len);
+	t = now();
+	to_dev(m, len);
+	*pf_gbs = len / (now() - t) / 1e9;
+	if (fd >= 0)
+		events_drain(fd);
+	munmap(m, len);
+}
+
+/* The device figures with an event stream open against none open. */
+static void bench_events(size_t len, int reps)
+{
+	static const char *const what[2] = { "batch_migrate", "all" };
+	const uint64_t types[2] = {
+		(1ULL << UVM_EVENT_FAULT_BATCH) | (1ULL << UVM_EVENT_MIGRATE), 0,
+	};
+	double s0[MAX_REPS], p0[MAX_REPS], s1[MAX_REPS], p1[MAX_REPS];
+	char name[64], base[256];
+	unsigned int w;
+	int i, fd;
+
+	for (w = 0; w < 2; w++) {
+		fd = events_open(types[w]);
+		fcntl(fd, F_SETFL, O_NONBLOCK);
+		for (i = 0; i < reps; i++) {	/* interleaved: same conditions */
+			events_run(len, -1, &s0[i], &p0[i]);
+			events_run(len, fd, &s1[i], &p1[i]);
+		}
+		close(fd);
+		snprintf(base, sizeof(base), "the same with no event stream "
+			 "open (%s)", dev_desc);
+		snprintf(name, sizeof(name), "events_%s_fault_sweep", what[w]);
+		report(name, median(s1, reps), "GB/s", base, median(s0, reps),
+		       ">= 0.95");
+		snprintf(name, sizeof(name), "events_%s_prefetch_h2d", what[w]);
+		report(name, median(p1, reps), "GB/s", base, median(p0, reps),
+		       ">= 0.95");
+	}
+}
+
 int main(int argc, char **argv)
 {
 	size_t len = 16 * MIB, warm_len;
@@ -594,6 +671,7 @@ int main(int argc, char **argv)
 
 	rh2d = bench_throughput(len, reps);
 	bench_prefetch_policies(len, reps, rh2d);
+	bench_events(len, reps);
 	if (dev_mem <= max_oversub) {
 		bench_oversub(dev_mem, reps);
 		bench_evict_policies(dev_mem, reps);
