@@ -13,9 +13,12 @@
  * for the access operations.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "fuzz.h"
 #include "../../include/uapi/uvm_drm.h"
@@ -532,6 +535,38 @@ static int io_drm(struct fz_thread *t, int fd)
 	return fz_call(t, dfd, DRM_IOCTL_UVM_INFO, &a, sizeof(a));
 }
 
+/*
+ * An event stream: mostly valid opens with random types and ring sizes,
+ * some junk; a valid one is read (blocking never: O_NONBLOCK, buffers of
+ * any size, some wild), polled and closed at once or left to the exit.
+ */
+static int io_events(struct fz_thread *t, int fd)
+{
+	struct uvm_events_open a = {
+		.version = fz_chance(t, 95) ? UVM_EVENTS_VERSION : fz_u32(t),
+		.flags = fz_chance(t, 85) ? 0 : fz_below(t, 4),
+		.types = fz_chance(t, 90) ? fz_u32(t) & ((1u << UVM_EVENT_COUNT) - 1) :
+			 (uint64_t)fz_u32(t) << fz_below(t, 40),
+		.ring_records = fz_chance(t, 85) ? 16u << fz_below(t, 13) : fz_u32(t),
+	};
+	struct uvm_event buf[4];
+	struct pollfd pfd;
+	int ret = fz_call(t, fd, UVM_IOCTL_EVENTS_OPEN, &a, sizeof(a));
+
+	if (ret || a.fd < 0)
+		return ret;
+	fcntl(a.fd, F_SETFL, O_NONBLOCK);
+	if (fz_chance(t, 10))
+		(void)!read(a.fd, (void *)fz_wild_addr(t), sizeof(buf));
+	else
+		(void)!read(a.fd, buf, fz_below(t, sizeof(buf) + 1));
+	pfd = (struct pollfd){ .fd = a.fd, .events = POLLIN };
+	poll(&pfd, 1, 0);
+	if (fz_chance(t, 95))
+		close(a.fd);
+	return 0;
+}
+
 typedef int fz_io_fn(struct fz_thread *t, int fd);
 
 static fz_io_fn *const fz_io[] = {
@@ -539,7 +574,7 @@ static fz_io_fn *const fz_io[] = {
 	io_discard, io_stats, io_summary, io_get_info, io_test_devmem,
 	io_alloc_device, io_alloc_host, io_free, io_host_register,
 	io_host_unregister, io_ptr_info, io_memcpy, io_memset, io_mem_counters,
-	io_random, io_drm, io_perf,
+	io_random, io_drm, io_perf, io_events,
 };
 
 /* Their names for --skip / --only (parts of the ioctl operations). */
@@ -549,7 +584,7 @@ static const char *const fz_io_names[] = {
 	"io_get_info", "io_test_devmem", "io_alloc_device", "io_alloc_host",
 	"io_free", "io_host_register", "io_host_unregister", "io_ptr_info",
 	"io_memcpy", "io_memset", "io_mem_counters", "io_random", "io_drm",
-	"io_perf",
+	"io_perf", "io_events",
 };
 
 /* Ioctl @which (any index: taken modulo the table) on @fd. */
