@@ -31,13 +31,6 @@ static uint64_t cap_get(int fd, uint32_t dev)
 	return uvm_ioctl(fd, UVM_IOCTL_PERF_GET, &p) ? UINT64_MAX : p.cap_bytes;
 }
 
-static int first_device(int fd)
-{
-	struct uvm_device_info info[UVM_MAX_DEVICES];
-
-	return uvm_devices(fd, info, UVM_MAX_DEVICES) > 0 ? (int)info[0].id : -1;
-}
-
 /* Bytes of [p, p + len) resident on @dev, a block at a time. */
 static uint64_t resident_bytes(int fd, char *p, size_t len, int dev)
 {
@@ -63,7 +56,7 @@ FIXTURE_SETUP(cap)
 {
 	self->fd = uvm_open();
 	ASSERT_LE(0, self->fd);
-	self->dev = first_device(self->fd);
+	self->dev = uvm_find_device(self->fd, 0, 0);
 	if (self->dev < 0)
 		SKIP(return, "no device");
 }

@@ -54,13 +54,6 @@ static uint64_t st(int fd, unsigned int s)
 	return uvm_stat(fd, s, UVM_STATS_VA_SPACE);
 }
 
-static int first_device(int fd)
-{
-	struct uvm_device_info info[UVM_MAX_DEVICES];
-
-	return uvm_devices(fd, info, UVM_MAX_DEVICES) > 0 ? (int)info[0].id : -1;
-}
-
 FIXTURE(ev)
 {
 	int fd, dev;
@@ -70,7 +63,7 @@ FIXTURE_SETUP(ev)
 {
 	self->fd = uvm_open();
 	ASSERT_LE(0, self->fd);
-	self->dev = first_device(self->fd);
+	self->dev = uvm_find_device(self->fd, 0, 0);
 	if (self->dev < 0)
 		SKIP(return, "no device");
 }

@@ -42,13 +42,6 @@ static int perf_set_evict(int fd, uint32_t policy, uint64_t seed)
 	return uvm_ioctl(fd, UVM_IOCTL_PERF_SET, &p);
 }
 
-static int first_device(int fd)
-{
-	struct uvm_device_info info[UVM_MAX_DEVICES];
-
-	return uvm_devices(fd, info, UVM_MAX_DEVICES) > 0 ? (int)info[0].id : -1;
-}
-
 static int resident_on(int fd, char *p, int dev)
 {
 	return !!(uvm_res1(fd, p).devices_resident & (1ULL << dev));
@@ -68,7 +61,7 @@ static int run_pattern(struct __test_metadata *_metadata, uint32_t policy,
 	char *m;
 	size_t len;
 
-	if (fd < 0 || (dev = first_device(fd)) < 0)
+	if (fd < 0 || (dev = uvm_find_device(fd, 0, 0)) < 0)
 		return -1;
 	n = uvm_dev_free(fd, dev) / BLK;
 	len = (size_t)(n + NVICT) * BLK;
@@ -301,7 +294,7 @@ TEST(fault_batch_per_va_space)
 	char *m;
 
 	ASSERT_LE(0, fd);
-	dev = first_device(fd);
+	dev = uvm_find_device(fd, 0, 0);
 	ASSERT_LE(0, dev);
 	m = uvm_map(fd, 2 * 16 * 65536);
 	ASSERT_NE(NULL, m);
@@ -377,7 +370,7 @@ TEST(policies_change_while_a_thread_evicts)
 
 	ASSERT_LE(0, f.fd);
 	ASSERT_NE(NULL, buf);
-	dev = first_device(f.fd);
+	dev = uvm_find_device(f.fd, 0, 0);
 	ASSERT_LE(0, dev);
 	len = uvm_dev_free(f.fd, dev) / BLK * BLK * 3 / 2;
 	m = uvm_map(f.fd, len);

@@ -71,13 +71,6 @@ static int perf_set_batch(int fd, uint32_t batch)
 	return uvm_ioctl(fd, UVM_IOCTL_PERF_SET, &p);
 }
 
-static int first_device(int fd)
-{
-	struct uvm_device_info info[UVM_MAX_DEVICES];
-
-	return uvm_devices(fd, info, UVM_MAX_DEVICES) > 0 ? (int)info[0].id : -1;
-}
-
 static uint64_t dstat(int fd, unsigned int stat)
 {
 	return uvm_stat(fd, stat, UVM_STATS_VA_SPACE);
@@ -153,7 +146,7 @@ FIXTURE_SETUP(pf)
 {
 	self->fd = uvm_open();
 	ASSERT_LE(0, self->fd);
-	self->dev = first_device(self->fd);
+	self->dev = uvm_find_device(self->fd, 0, 0);
 	if (self->dev < 0)
 		SKIP(return, "no device");
 	self->len = SWEEP;
