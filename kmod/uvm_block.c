@@ -510,7 +510,7 @@ int uvm_block_migrate_host_locked(struct uvm_va_block *block,
 		bitmap_zero(mask, UVM_BLOCK_PAGES);
 		bitmap_set(mask, first, last - first + 1);
 		ret = uvm_block_to_host_locked(block, nid, mask, dup,
-					       UVM_CAUSE_PREFETCH);
+					       UVM_CAUSE_USER);
 	}
 	while (i <= last && !ret) {
 		if (!block_page_needs_move(block, i, nid)) {
@@ -529,10 +529,10 @@ int uvm_block_migrate_host_locked(struct uvm_va_block *block,
 			  (u64)moved << PAGE_SHIFT);
 		trace_uvm_migrate(block->start + ((unsigned long)first << PAGE_SHIFT),
 				  moved, NUMA_NO_NODE, UVM_TRACE_NONE, nid,
-				  UVM_TRACE_NONE, UVM_CAUSE_PREFETCH, copy_ns);
+				  UVM_TRACE_NONE, UVM_CAUSE_USER, copy_ns);
 		uvm_event_migrate(block->mgd,
 				  block->start + ((unsigned long)first << PAGE_SHIFT),
-				  moved, UVM_CAUSE_PREFETCH, UVM_EVENT_LOC_HOST,
+				  moved, UVM_CAUSE_USER, UVM_EVENT_LOC_HOST,
 				  NUMA_NO_NODE, UVM_EVENT_LOC_HOST, nid, copy_ns);
 	}
 	if (ret)

@@ -32,6 +32,7 @@
 #include "uvm_event_records.h"
 #include "uvm_managed.h"
 #include "uvm_mem.h"
+#include "uvm_svc_clock.h"
 #include "uvm_trace.h"
 
 /*
@@ -39,6 +40,37 @@
  * of host->device and device->device moves (@to), the source of
  * device->host moves (@from). NULL is the host, on node @d->host_node.
  */
+/*
+ * The tracepoint and record of @pages pages moved in @ns from (@sn, @sd)
+ * to (@dn, @dd) (a node, or UVM_TRACE_NONE and a device), one per cause:
+ * @pf of them prefetched, @coll collapsed, the rest @d->cause; the copy's
+ * time shared by pages.
+ */
+static void block_trace_move(struct uvm_va_block *block,
+			     const struct uvm_counters_delta *d,
+			     unsigned int pages, unsigned int pf,
+			     unsigned int coll, u64 ns, int sn, int sd, int dn,
+			     int dd)
+{
+	unsigned int part[] = { pages - pf - coll, pf, coll };
+	int cause[] = { d->cause, UVM_CAUSE_PREFETCH, UVM_CAUSE_COLLAPSE };
+	u32 st = sd == UVM_TRACE_NONE ? UVM_EVENT_LOC_HOST : UVM_EVENT_LOC_DEVICE;
+	u32 dt = dd == UVM_TRACE_NONE ? UVM_EVENT_LOC_HOST : UVM_EVENT_LOC_DEVICE;
+	unsigned int k;
+	u64 t;
+
+	for (k = 0; k < ARRAY_SIZE(part); k++) {
+		if (!part[k])
+			continue;
+		t = part[k] == pages ? ns : div_u64(ns * part[k], pages);
+		trace_uvm_migrate(block->start, part[k], sn, sd, dn, dd,
+				  cause[k], t);
+		uvm_event_migrate(block->mgd, block->start, part[k], cause[k],
+				  st, st == UVM_EVENT_LOC_HOST ? sn : sd,
+				  dt, dt == UVM_EVENT_LOC_HOST ? dn : dd, t);
+	}
+}
+
 static void block_count_moves(struct uvm_va_block *block,
 			      const struct uvm_counters_delta *d,
 			      struct uvm_device *from, struct uvm_device *to)
@@ -54,31 +86,24 @@ static void block_count_moves(struct uvm_va_block *block,
 		uvm_count_dev(mgd, to, UVM_STAT_MIGRATE_H2D_PAGES, d->h2d);
 		uvm_count_dev(mgd, to, UVM_STAT_MIGRATE_H2D_BYTES,
 			      (u64)d->h2d << PAGE_SHIFT);
-		trace_uvm_migrate(block->start, d->h2d, n, UVM_TRACE_NONE,
-				  UVM_TRACE_NONE, t, d->cause, d->h2d_ns);
-		uvm_event_migrate(mgd, block->start, d->h2d, d->cause,
-				  UVM_EVENT_LOC_HOST, n, UVM_EVENT_LOC_DEVICE, t,
-				  d->h2d_ns);
+		block_trace_move(block, d, d->h2d, d->h2d_pf, d->h2d_coll,
+				 d->h2d_ns, n, UVM_TRACE_NONE, UVM_TRACE_NONE,
+				 t);
 	}
 	if (d->d2h) {
 		uvm_count_dev(mgd, from, UVM_STAT_MIGRATE_D2H_PAGES, d->d2h);
 		uvm_count_dev(mgd, from, UVM_STAT_MIGRATE_D2H_BYTES,
 			      (u64)d->d2h << PAGE_SHIFT);
-		trace_uvm_migrate(block->start, d->d2h, UVM_TRACE_NONE, f, n,
-				  UVM_TRACE_NONE, d->cause, d->d2h_ns);
-		uvm_event_migrate(mgd, block->start, d->d2h, d->cause,
-				  UVM_EVENT_LOC_DEVICE, f, UVM_EVENT_LOC_HOST, n,
-				  d->d2h_ns);
+		block_trace_move(block, d, d->d2h, 0, 0, d->d2h_ns,
+				 UVM_TRACE_NONE, f, n, UVM_TRACE_NONE);
 	}
 	if (d->d2d) {
 		uvm_count_dev(mgd, to, UVM_STAT_MIGRATE_D2D_PAGES, d->d2d);
 		uvm_count_dev(mgd, to, UVM_STAT_MIGRATE_D2D_BYTES,
 			      (u64)d->d2d << PAGE_SHIFT);
-		trace_uvm_migrate(block->start, d->d2d, UVM_TRACE_NONE, f,
-				  UVM_TRACE_NONE, t, d->cause, d->d2d_ns);
-		uvm_event_migrate(mgd, block->start, d->d2d, d->cause,
-				  UVM_EVENT_LOC_DEVICE, f, UVM_EVENT_LOC_DEVICE, t,
-				  d->d2d_ns);
+		block_trace_move(block, d, d->d2d, d->d2d_pf, d->d2d_coll,
+				 d->d2d_ns, UVM_TRACE_NONE, f, UVM_TRACE_NONE,
+				 t);
 	}
 }
 
@@ -178,22 +203,17 @@ static void block_dev_trim(struct uvm_va_block *block, unsigned int d)
 }
 
 /**
- * uvm_block_dev_get_locked() - a device's state in a block, with a chunk if
- * @need_chunk.
+ * uvm_block_dev_get_locked() - a device's state in a block (its chunk, if
+ * any: block_dev_get_chunk() allocates one).
  * @block: the block; caller holds @block->lock.
  * @udev: the device (caller holds a reference).
- * @need_chunk: allocate device memory for the block if it has none,
- *		evicting other blocks' data when the device is full.
  *
- * Return: the state, or an ERR_PTR: -ENOMEM, -ENOSPC (device full, nothing
- * evictable), -ENODEV (device going away).
+ * Return: the state, or ERR_PTR(-ENOMEM).
  */
 struct uvm_block_dev *uvm_block_dev_get_locked(struct uvm_va_block *block,
-					       struct uvm_device *udev,
-					       bool need_chunk)
+					       struct uvm_device *udev)
 {
 	struct uvm_block_dev *bd = block->dev[udev->id];
-	int ret;
 
 	lockdep_assert_held(&block->lock);
 	if (!bd) {
@@ -208,15 +228,30 @@ struct uvm_block_dev *uvm_block_dev_get_locked(struct uvm_va_block *block,
 		block->dev[udev->id] = bd;
 		block->nr_devs++;
 	}
-	if (!need_chunk || bd->chunk)
-		return bd;
-
-	ret = uvm_evict_alloc_chunk(bd);
-	if (ret) {
-		block_dev_trim(block, udev->id);
-		return ERR_PTR(ret);
-	}
 	return bd;
+}
+
+/*
+ * Give @bd a chunk if it has none, evicting other blocks' data when the
+ * device is full (charged to @clk, may be NULL).
+ *
+ * Return: 0, -ENOMEM, -ENOSPC (device full, nothing evictable), -ENODEV
+ * (device going away), -EINTR.
+ */
+static int block_dev_get_chunk(struct uvm_block_dev *bd,
+			       struct uvm_svc_clock *clk)
+{
+	enum uvm_svc_phase was;
+	int ret;
+
+	if (bd->chunk)
+		return 0;
+	was = uvm_svc_enter(clk, UVM_SVC_EVICT);
+	ret = uvm_evict_alloc_chunk(bd, clk);
+	uvm_svc_enter(clk, was);
+	if (ret)
+		block_dev_trim(bd->block, bd->udev->id);
+	return ret;
 }
 
 static u64 chunk_offset(struct uvm_block_dev *bd, unsigned int i)
@@ -382,7 +417,13 @@ static void block_copy_start(struct uvm_block_copy *c, struct uvm_ce_job *job)
 	}
 	uvm_ce_start(job, block_copy_piece, c,
 		     DIV_ROUND_UP(span, c->piece_pages));
-	block_copy_zap(c);
+	job->clk = c->clk;
+	if (c->zap) {
+		enum uvm_svc_phase was = uvm_svc_enter(c->clk, UVM_SVC_UNMAP);
+
+		block_copy_zap(c);
+		uvm_svc_enter(c->clk, was);
+	}
 }
 
 /* Run @c, with the CPU PTEs of @c->zap zapped meanwhile. */
@@ -411,23 +452,25 @@ static int block_copy_host_dev(struct uvm_va_block *block,
 	return block_copy_run(&c);
 }
 
-/* Copy the pages of @mask from @src's chunk to @dst's. */
+/* Copy the pages of @mask from @src's chunk to @dst's (@clk: or NULL). */
 static int block_copy_peer(struct uvm_block_dev *dst, struct uvm_block_dev *src,
-			   const unsigned long *mask)
+			   const unsigned long *mask, struct uvm_svc_clock *clk)
 {
 	struct uvm_block_copy c = {
 		.block = dst->block, .bd = dst, .peer = src, .mask = mask,
+		.clk = clk,
 	};
 
 	return block_copy_run(&c);
 }
 
-/* Zero the pages of @mask in @bd's chunk. */
+/* Zero the pages of @mask in @bd's chunk (@clk: or NULL). */
 static int block_zero_dev(struct uvm_va_block *block, struct uvm_block_dev *bd,
-			  const unsigned long *mask)
+			  const unsigned long *mask, struct uvm_svc_clock *clk)
 {
 	struct uvm_block_copy c = {
 		.block = block, .bd = bd, .mask = mask, .zero = true,
+		.clk = clk,
 	};
 
 	return block_copy_run(&c);
@@ -618,6 +661,39 @@ static int block_host_node(struct uvm_va_block *block,
 	return nid;
 }
 
+/* Pages of @mask also in @why_mask (may be NULL). */
+static unsigned int weight_and(const unsigned long *mask,
+			       const unsigned long *why_mask)
+{
+	DECLARE_BITMAP(both, UVM_BLOCK_PAGES);
+
+	if (!why_mask || !bitmap_and(both, mask, why_mask, UVM_BLOCK_PAGES))
+		return 0;
+	return bitmap_weight(both, UVM_BLOCK_PAGES);
+}
+
+/* Count @copied pages host->device (@h2d) or device->device by cause. */
+static void block_count_fill(struct uvm_to_dev *op,
+			     const unsigned long *copied, bool h2d)
+{
+	struct uvm_counters_delta *delta = &op->delta;
+	unsigned int n = bitmap_weight(copied, UVM_BLOCK_PAGES);
+	unsigned int pf = weight_and(copied, op->why->prefetched);
+	unsigned int coll = weight_and(copied, op->why->collapse);
+
+	if (h2d) {
+		delta->h2d += n;
+		delta->h2d_pf += pf;
+		delta->h2d_coll += coll;
+	} else {
+		delta->d2d += n;
+		delta->d2d_pf += pf;
+		delta->d2d_coll += coll;
+	}
+	if (op->why->clk)
+		op->why->clk->migrated += n;
+}
+
 /*
  * Begin filling @op->bd with the pages of @op->todo: from other devices
  * (done here), then from the host (started, the CPU PTEs of @op->zap
@@ -625,21 +701,23 @@ static int block_host_node(struct uvm_va_block *block,
  */
 static int block_fill_dev_begin(struct uvm_to_dev *op)
 {
+	struct uvm_svc_clock *clk = op->why->clk;
 	struct uvm_va_block *block = op->block;
 	struct uvm_counters_delta *delta = &op->delta;
+	enum uvm_svc_phase was = uvm_svc_enter(clk, UVM_SVC_COPY);
 	struct uvm_block_dev *src;
 	unsigned int i;
 	u64 t0;
-	int ret;
+	int ret = 0;
 
 	while ((src = block_dev_source(block, op->udev->id, op->todo,
 				       op->host))) {
 		t0 = ktime_get_ns();
-		ret = block_copy_peer(op->bd, src, op->host);
+		ret = block_copy_peer(op->bd, src, op->host, clk);
 		if (ret)
-			return ret;
+			goto out;
 		delta->d2d_ns += ktime_get_ns() - t0;
-		delta->d2d += bitmap_weight(op->host, UVM_BLOCK_PAGES);
+		block_count_fill(op, op->host, false);
 		bitmap_andnot(op->todo, op->todo, op->host, UVM_BLOCK_PAGES);
 	}
 	bitmap_zero(op->host, UVM_BLOCK_PAGES);
@@ -649,12 +727,14 @@ static int block_fill_dev_begin(struct uvm_to_dev *op)
 	delta->host_node = block_host_node(block, op->host);
 	op->copy = (struct uvm_block_copy){
 		.block = block, .bd = op->bd, .mask = op->host, .zap = op->zap,
-		.to_dev = true,
+		.to_dev = true, .clk = clk,
 	};
 	op->t0 = ktime_get_ns();
 	block_copy_start(&op->copy, &op->job);
 	op->busy = true;
-	return 0;
+out:
+	uvm_svc_enter(clk, was);
+	return ret;
 }
 
 /*
@@ -670,10 +750,10 @@ static int block_fill_dev_end(struct uvm_to_dev *op)
 	if (ret)
 		return ret;
 	delta->h2d_ns = ktime_get_ns() - op->t0;
-	delta->h2d += bitmap_weight(op->host, UVM_BLOCK_PAGES);
+	block_count_fill(op, op->host, true);
 	bitmap_andnot(op->todo, op->todo, op->host, UVM_BLOCK_PAGES);
 	delta->populated += bitmap_weight(op->todo, UVM_BLOCK_PAGES);
-	return block_zero_dev(op->block, op->bd, op->todo);
+	return block_zero_dev(op->block, op->bd, op->todo, op->why->clk);
 }
 
 /*
@@ -737,7 +817,8 @@ static void block_skip_held_dups(struct uvm_va_block *block,
  * @udev: destination device.
  * @mask: pages to make resident (managed pages of the block).
  * @dup: pages whose other copies stay (read duplication); the rest move.
- * @cause: UVM_CAUSE_*, for the uvm_migrate tracepoint.
+ * @why: the causes (for the uvm_migrate tracepoint and records) and the
+ *	 fault batch's clock; the caller's until the end.
  *
  * Copies come from another device (peer copy, done here) or the host copy
  * (started here, with the CPU PTEs of the moving pages zapped meanwhile;
@@ -752,8 +833,10 @@ int uvm_block_to_dev_begin_locked(struct uvm_to_dev *op,
 				  struct uvm_va_block *block,
 				  struct uvm_device *udev,
 				  const unsigned long *mask,
-				  const unsigned long *dup, int cause)
+				  const unsigned long *dup,
+				  const struct uvm_move_ctx *why)
 {
+	enum uvm_svc_phase was;
 	struct uvm_block_dev *bd;
 	int ret;
 
@@ -762,14 +845,18 @@ int uvm_block_to_dev_begin_locked(struct uvm_to_dev *op,
 	op->udev = udev;
 	op->mask = mask;
 	op->dup = dup;
+	op->why = why;
 	op->busy = false;
 	bitmap_zero(op->held, UVM_BLOCK_PAGES);
 	op->delta = (struct uvm_counters_delta){
-		.cause = cause, .host_node = NUMA_NO_NODE,
+		.cause = why->cause, .host_node = NUMA_NO_NODE,
 	};
-	bd = uvm_block_dev_get_locked(block, udev, true);
+	bd = uvm_block_dev_get_locked(block, udev);
 	if (IS_ERR(bd))
 		return PTR_ERR(bd);
+	ret = block_dev_get_chunk(bd, why->clk);
+	if (ret)
+		return ret;
 	op->bd = bd;
 	bitmap_andnot(op->todo, mask, bd->resident, UVM_BLOCK_PAGES);
 	block_skip_held_dups(block, op);
@@ -782,10 +869,12 @@ int uvm_block_to_dev_begin_locked(struct uvm_to_dev *op,
 	 * the copy runs (a CPU access in between faults and waits for the
 	 * block lock); those of duplicated pages stay.
 	 */
+	was = uvm_svc_enter(why->clk, UVM_SVC_UNMAP);
 	bitmap_and(op->zap, op->todo, block->cpu_writable, UVM_BLOCK_PAGES);
 	block_zap_host(block, op->zap);
 	if (bitmap_and(op->zap, op->todo, dup, UVM_BLOCK_PAGES))
 		block_revoke_dev_writes(block, op->zap);
+	uvm_svc_enter(why->clk, was);
 	bitmap_andnot(op->zap, op->todo, dup, UVM_BLOCK_PAGES);
 	bitmap_and(op->zap, op->zap, block->cpu_mapped, UVM_BLOCK_PAGES);
 
@@ -812,6 +901,7 @@ int uvm_block_to_dev_end_locked(struct uvm_to_dev *op)
 	struct uvm_va_block *block = op->block;
 	struct uvm_device *udev = op->udev;
 	struct uvm_block_dev *bd = op->bd;
+	enum uvm_svc_phase was;
 	int ret;
 
 	lockdep_assert_held(&block->lock);
@@ -837,8 +927,10 @@ int uvm_block_to_dev_end_locked(struct uvm_to_dev *op)
 	 */
 	bitmap_andnot(op->zap, op->mask, op->dup, UVM_BLOCK_PAGES);
 	block_keep_held(block, op);
+	was = uvm_svc_enter(op->why->clk, UVM_SVC_UNMAP);
 	block_drop_devs_except(block, udev->id, op->zap);
 	uvm_block_drop_host_locked(block, op->zap);
+	uvm_svc_enter(op->why->clk, was);
 	if (op->busy)
 		block_count_moves(block, &op->delta, NULL, udev);
 	if (block->dev[udev->id])	/* held pages may have emptied it */
@@ -853,19 +945,20 @@ int uvm_block_to_dev_end_locked(struct uvm_to_dev *op)
  * @udev: destination device.
  * @mask: pages to make resident (managed pages of the block).
  * @dup: pages whose other copies stay (read duplication); the rest move.
- * @cause: UVM_CAUSE_*, for the uvm_migrate tracepoint.
+ * @why: the causes and clock (struct uvm_move_ctx).
  *
  * Return: 0 or a negative errno (-ENOSPC: device full and nothing
  * evictable); on error some pages may have moved, none is lost.
  */
 int uvm_block_to_dev_locked(struct uvm_va_block *block,
 			    struct uvm_device *udev, const unsigned long *mask,
-			    const unsigned long *dup, int cause)
+			    const unsigned long *dup,
+			    const struct uvm_move_ctx *why)
 {
 	struct uvm_to_dev op;
 	int ret;
 
-	ret = uvm_block_to_dev_begin_locked(&op, block, udev, mask, dup, cause);
+	ret = uvm_block_to_dev_begin_locked(&op, block, udev, mask, dup, why);
 	return ret ?: uvm_block_to_dev_end_locked(&op);
 }
 
@@ -997,7 +1090,7 @@ int uvm_block_map_dev_locked(struct uvm_va_block *block,
 	lockdep_assert_held(&block->lock);
 	if (!block_map_has_copies(block, mask, target))
 		return -EFAULT;
-	bd = uvm_block_dev_get_locked(block, udev, false);
+	bd = uvm_block_dev_get_locked(block, udev);
 	if (IS_ERR(bd))
 		return PTR_ERR(bd);
 	/* A host page stays DMA-mapped while its mapping does (uvm_dev_dma.c). */

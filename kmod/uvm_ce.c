@@ -228,13 +228,16 @@ void uvm_ce_start(struct uvm_ce_job *job, uvm_ce_piece_fn fn, void *arg,
  */
 int uvm_ce_finish(struct uvm_ce_job *job)
 {
+	enum uvm_svc_phase was = uvm_svc_enter(job->clk, UVM_SVC_COPY);
 	unsigned int i;
 
 	ce_pull(job);
 	for (i = 0; i < job->posted; i++)
 		ce_take_back(job->cpus[i], job);
+	uvm_svc_enter(job->clk, UVM_SVC_WAIT);
 	if (!atomic_dec_and_test(&job->refs))
 		wait_for_completion(&job->done);
+	uvm_svc_enter(job->clk, was);
 	return atomic_read(&job->err);
 }
 

@@ -8,6 +8,8 @@
 #include <linux/atomic.h>
 #include <linux/completion.h>
 
+#include "uvm_svc_clock.h"
+
 /* Pages (or one-page segments) in a piece of a copy job: 128 KiB. */
 #define UVM_CE_PIECE_PAGES	32
 
@@ -33,6 +35,8 @@ typedef int (*uvm_ce_piece_fn)(void *arg, unsigned int piece);
  * @done: completed when the last helper drops its reference.
  * @cpus: the CPUs whose helpers the job was posted to.
  * @posted: how many.
+ * @clk: the fault batch clock uvm_ce_finish() charges (copying, then
+ *	 waiting), or NULL; set by the caller after uvm_ce_start().
  */
 struct uvm_ce_job {
 	uvm_ce_piece_fn fn;
@@ -44,6 +48,7 @@ struct uvm_ce_job {
 	struct completion done;
 	int cpus[UVM_CE_MAX_HELPERS];
 	unsigned int posted;
+	struct uvm_svc_clock *clk;
 };
 
 void uvm_ce_start(struct uvm_ce_job *job, uvm_ce_piece_fn fn, void *arg,

@@ -51,6 +51,7 @@
 #include "uvm_managed.h"
 #include "uvm_perf.h"
 #include "uvm_prefetch_policy.h"
+#include "uvm_svc_clock.h"
 #include "uvm_thrash.h"
 #include "uvm_trace.h"
 
@@ -123,6 +124,8 @@ struct access_ctx {
 	unsigned int nranges;		/* sequential prefetch of the batch */
 	unsigned int svc_blocks;	/* blocks the batch serviced */
 	unsigned int svc_prefetched;	/* pages its prefetch policy added */
+	struct uvm_svc_clock clk;	/* the batch's time split, effects */
+	struct uvm_svc_clock *clkp;	/* &clk if a stream records batches */
 	u8 *bounce;
 	struct uvm_fault_op *ops[2];	/* storage of the batch's pipeline */
 	struct uvm_fault_op *fly_op;	/* the service in flight (one of ops) */
@@ -327,6 +330,7 @@ struct svc_pipe {
 	struct uvm_va_block *prev;	/* begun and locked; or NULL */
 	struct uvm_fault_op *prev_op;	/* its service */
 	struct uvm_fault_op *next_op;	/* free storage */
+	struct uvm_svc_clock *clk;	/* the batch's */
 };
 
 /* End the service in flight and unlock its block. */
@@ -346,12 +350,15 @@ static int pipe_end(struct svc_pipe *p)
 /* Lock @block behind the one in flight (see struct svc_pipe). */
 static int pipe_lock(struct svc_pipe *p, struct uvm_va_block *block)
 {
+	enum uvm_svc_phase was;
 	int ret;
 
 	if (p->prev && mutex_trylock(&block->lock))
 		return 0;
 	ret = pipe_end(p);
+	was = uvm_svc_enter(p->clk, UVM_SVC_WAIT);
 	mutex_lock(&block->lock);
+	uvm_svc_enter(p->clk, was);
 	if (ret)
 		mutex_unlock(&block->lock);
 	return ret;
@@ -390,11 +397,14 @@ static int access_service_block(struct access_ctx *c, struct svc_pipe *p,
 		ret = pipe_end(p);
 		if (ret)
 			return ret;
+		uvm_svc_enter(c->clkp, UVM_SVC_WAIT);
 		uvm_thrash_nap(block, c->udev->id);
+		uvm_svc_enter(c->clkp, UVM_SVC_OTHER);
 	}
 	ret = pipe_lock(p, block);
 	if (ret)
 		return ret;
+	op->clk = c->clkp;
 	ret = uvm_block_service_faults_begin_locked(op, block, c->udev, faults,
 						    write, pf, &c->pf);
 	if (!ret) {
@@ -494,7 +504,7 @@ static unsigned long access_range_block(struct access_ctx *c,
 static int access_service_blocks(struct access_ctx *c, unsigned int n,
 				 bool fly)
 {
-	struct svc_pipe p = { NULL, c->ops[0], c->ops[1] };
+	struct svc_pipe p = { NULL, c->ops[0], c->ops[1], c->clkp };
 	unsigned long fb, rb, b, pos = 0;
 	unsigned int from = 0, to;
 	int ret = 0;
@@ -528,10 +538,18 @@ static int access_service_blocks(struct access_ctx *c, unsigned int n,
 /* The batch's records: the batch, and its faults if a stream asked. */
 static void access_batch_events(struct access_ctx *c, unsigned int n, u64 ns)
 {
+	const struct uvm_svc_clock *clk = &c->clk;
 	struct uvm_event_fault_batch b = {
 		.device = c->udev->id, .faults = c->nfaults, .pages = n,
 		.duplicates = c->nfaults - n, .blocks = c->svc_blocks,
 		.prefetched = c->svc_prefetched, .duration_ns = ns,
+		.migrated = clk->migrated, .remote = clk->remote,
+		.evictions = clk->evictions,
+		.wait_ns = clk->ns[UVM_SVC_WAIT],
+		.copy_ns = clk->ns[UVM_SVC_COPY],
+		.map_ns = clk->ns[UVM_SVC_MAP],
+		.unmap_ns = clk->ns[UVM_SVC_UNMAP],
+		.evict_ns = clk->ns[UVM_SVC_EVICT],
 	};
 	struct uvm_event_list *ev = &c->mgd->events;
 	unsigned int k;
@@ -557,7 +575,7 @@ static int access_service(struct access_ctx *c, bool fly)
 {
 	unsigned int n;
 	int ret;
-	u64 t0;
+	u64 ns;
 
 	if (!c->nfaults)
 		return 0;
@@ -567,14 +585,22 @@ static int access_service(struct access_ctx *c, bool fly)
 	uvm_count_dev(c->mgd, c->udev, UVM_STAT_FAULT_BATCH_PAGES, n);
 	c->faults_total += c->nfaults;
 
-	t0 = ktime_get_ns();
+	/* The clock only for a record: no stream, no cost (docs/events.md). */
+	c->clkp = NULL;
+	if (uvm_event_wanted(&c->mgd->events, UVM_EVENT_FAULT_BATCH))
+		c->clkp = &c->clk;
+	uvm_svc_start(&c->clk);
 	c->svc_blocks = 0;
 	c->svc_prefetched = 0;
 	access_seq_ranges(c, n);
 	ret = access_service_blocks(c, n, fly);
-	t0 = ktime_get_ns() - t0;
-	trace_uvm_device_fault_batch(c->udev->id, c->nfaults, n, t0);
-	access_batch_events(c, n, t0);
+	ns = ktime_get_ns() - c->clk.last;
+	if (c->clkp) {
+		uvm_svc_enter(c->clkp, UVM_SVC_OTHER);
+		ns = uvm_svc_total(c->clkp);
+	}
+	trace_uvm_device_fault_batch(c->udev->id, c->nfaults, n, ns);
+	access_batch_events(c, n, ns);
 	return ret;
 }
 

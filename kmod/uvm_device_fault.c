@@ -36,6 +36,7 @@
 #include "uvm_event_records.h"
 #include "uvm_managed.h"
 #include "uvm_prefetch_policy.h"
+#include "uvm_svc_clock.h"
 #include "uvm_thrash.h"
 #include "uvm_trace.h"
 
@@ -100,8 +101,10 @@ static u8 remote_target(struct uvm_va_block *block, unsigned int i)
 /* Populate unpopulated pages of @mask at their preferred location. */
 static int fault_populate_preferred(struct uvm_va_block *block,
 				    const unsigned long *mask,
-				    const struct uvm_policy *pol)
+				    const struct uvm_policy *pol,
+				    struct uvm_svc_clock *clk)
 {
+	struct uvm_move_ctx why = { .cause = UVM_CAUSE_DEVICE, .clk = clk };
 	DECLARE_BITMAP(none, UVM_BLOCK_PAGES);
 	struct uvm_device *udev;
 	int ret, nid = numa_node_id();
@@ -111,7 +114,7 @@ static int fault_populate_preferred(struct uvm_va_block *block,
 		if (udev) {
 			bitmap_zero(none, UVM_BLOCK_PAGES);
 			ret = uvm_block_to_dev_locked(block, udev, mask, none,
-						      UVM_CAUSE_DEVICE);
+						      &why);
 			uvm_device_put(udev);
 			if (!ret)
 				return 0;
@@ -122,16 +125,14 @@ static int fault_populate_preferred(struct uvm_va_block *block,
 	return uvm_block_populate_mask_locked(block, mask, nid);
 }
 
-/*
- * Map each page of @mask remotely where its data is. A page with no copy
- * anywhere (a read duplicate that found the device full, say) is first
- * populated on the host: a mapping always points at a copy.
- */
-static int fault_map_remote(struct uvm_va_block *block, struct uvm_device *udev,
-			    const unsigned long *mask,
-			    const unsigned long *write)
+/* Map each page of @mask where its data is (fault_map_remote()). */
+static int fault_map_remote_pages(struct uvm_va_block *block,
+				  struct uvm_device *udev,
+				  const unsigned long *mask,
+				  const unsigned long *write)
 {
 	DECLARE_BITMAP(one, UVM_BLOCK_PAGES);
+	unsigned long va;
 	unsigned int i;
 	int ret;
 
@@ -140,7 +141,6 @@ static int fault_map_remote(struct uvm_va_block *block, struct uvm_device *udev,
 		return ret;
 	for_each_set_bit(i, mask, UVM_BLOCK_PAGES) {
 		bool w = test_bit(i, write) && page_copies(block, i) == 1;
-
 		u8 t = remote_target(block, i);
 
 		bitmap_zero(one, UVM_BLOCK_PAGES);
@@ -148,28 +148,57 @@ static int fault_map_remote(struct uvm_va_block *block, struct uvm_device *udev,
 		ret = uvm_block_map_dev_locked(block, udev, one, t, w);
 		if (ret)
 			return ret;
-		trace_uvm_remote_map(block->start + ((unsigned long)i << PAGE_SHIFT),
-				     1, udev->id, t == UVM_MAP_HOST ? -1 : t);
-		uvm_event_remote_map(block->mgd,
-				     block->start + ((unsigned long)i << PAGE_SHIFT),
-				     1, udev->id, t == UVM_MAP_HOST ? -1 : t);
+		va = block->start + ((unsigned long)i << PAGE_SHIFT);
+		trace_uvm_remote_map(va, 1, udev->id,
+				     t == UVM_MAP_HOST ? -1 : t);
+		uvm_event_remote_map(block->mgd, va, 1, udev->id,
+				     t == UVM_MAP_HOST ? -1 : t);
 	}
-	uvm_count_dev(block->mgd, udev, UVM_STAT_REMOTE_MAPS,
-		      bitmap_weight(mask, UVM_BLOCK_PAGES));
 	return 0;
 }
 
-/* Device full, nothing evictable: bring @mask home and map it remotely. */
-static int fault_fall_back(struct uvm_va_block *block, struct uvm_device *udev,
-			   const unsigned long *mask, const unsigned long *write)
+/*
+ * Map each page of @mask remotely where its data is. A page with no copy
+ * anywhere (a read duplicate that found the device full, say) is first
+ * populated on the host: a mapping always points at a copy. Charged to
+ * @clk (may be NULL) as mapping.
+ */
+static int fault_map_remote(struct uvm_va_block *block, struct uvm_device *udev,
+			    const unsigned long *mask,
+			    const unsigned long *write,
+			    struct uvm_svc_clock *clk)
 {
+	enum uvm_svc_phase was = uvm_svc_enter(clk, UVM_SVC_MAP);
+	unsigned int n = bitmap_weight(mask, UVM_BLOCK_PAGES);
+	int ret;
+
+	ret = fault_map_remote_pages(block, udev, mask, write);
+	if (!ret) {
+		uvm_count_dev(block->mgd, udev, UVM_STAT_REMOTE_MAPS, n);
+		if (clk)
+			clk->remote += n;
+	}
+	uvm_svc_enter(clk, was);
+	return ret;
+}
+
+/*
+ * Device full, nothing evictable: bring @mask home (copying, on @clk) and
+ * map it remotely.
+ */
+static int fault_fall_back(struct uvm_va_block *block, struct uvm_device *udev,
+			   const unsigned long *mask, const unsigned long *write,
+			   struct uvm_svc_clock *clk)
+{
+	enum uvm_svc_phase was = uvm_svc_enter(clk, UVM_SVC_COPY);
 	DECLARE_BITMAP(none, UVM_BLOCK_PAGES);
 	int ret;
 
 	bitmap_zero(none, UVM_BLOCK_PAGES);
 	ret = uvm_block_to_host_locked(block, numa_node_id(), mask, none,
 				       UVM_CAUSE_DEVICE);
-	return ret ?: fault_map_remote(block, udev, mask, write);
+	uvm_svc_enter(clk, was);
+	return ret ?: fault_map_remote(block, udev, mask, write, clk);
 }
 
 /* Begin migrating @op->mask to @op->udev (the copy may still run). */
@@ -187,15 +216,19 @@ static int fault_migrate_begin(struct uvm_fault_op *op)
 		if (page_copies(block, i) > 1)
 			set_bit(i, op->coll);
 	bitmap_zero(op->none, UVM_BLOCK_PAGES);
+	op->why = (struct uvm_move_ctx){
+		.cause = UVM_CAUSE_DEVICE, .prefetched = op->pf,
+		.collapse = op->coll, .clk = op->clk,
+	};
 	ret = uvm_block_to_dev_begin_locked(&op->to_dev, block, op->udev,
-					    op->mask, op->none,
-					    UVM_CAUSE_DEVICE);
+					    op->mask, op->none, &op->why);
 	if (ret == -ENOSPC) {	/* no room: only the faults go remote */
 		bitmap_andnot(op->mask, op->mask, op->pf, UVM_BLOCK_PAGES);
 		bitmap_zero(op->pf, UVM_BLOCK_PAGES);
 		if (bitmap_empty(op->mask, UVM_BLOCK_PAGES))
 			return 0;
-		return fault_fall_back(block, op->udev, op->mask, op->write);
+		return fault_fall_back(block, op->udev, op->mask, op->write,
+				       op->clk);
 	}
 	op->prefetched = bitmap_weight(op->pf, UVM_BLOCK_PAGES);
 	if (!ret)
@@ -207,6 +240,7 @@ static int fault_migrate_begin(struct uvm_fault_op *op)
 static int fault_migrate_end(struct uvm_fault_op *op)
 {
 	struct uvm_va_block *block = op->block;
+	enum uvm_svc_phase was;
 	unsigned int n;
 	int ret;
 
@@ -214,7 +248,8 @@ static int fault_migrate_end(struct uvm_fault_op *op)
 	ret = uvm_block_to_dev_end_locked(&op->to_dev);
 	if (ret == -ENOSPC) {
 		bitmap_andnot(op->mask, op->mask, op->pf, UVM_BLOCK_PAGES);
-		return fault_fall_back(block, op->udev, op->mask, op->write);
+		return fault_fall_back(block, op->udev, op->mask, op->write,
+				       op->clk);
 	}
 	if (ret)
 		return ret;
@@ -232,19 +267,24 @@ static int fault_migrate_end(struct uvm_fault_op *op)
 		bitmap_andnot(op->mask, op->mask, op->to_dev.held,
 			      UVM_BLOCK_PAGES);
 		ret = fault_map_remote(block, op->udev, op->to_dev.held,
-				       op->write);
+				       op->write, op->clk);
 		if (ret)
 			return ret;
 	}
-	return uvm_block_map_dev_locked(block, op->udev, op->mask,
-					op->udev->id, true);
+	was = uvm_svc_enter(op->clk, UVM_SVC_MAP);
+	ret = uvm_block_map_dev_locked(block, op->udev, op->mask,
+				       op->udev->id, true);
+	uvm_svc_enter(op->clk, was);
+	return ret;
 }
 
 static int fault_dup(struct uvm_va_block *block, struct uvm_device *udev,
-		     const unsigned long *mask)
+		     const unsigned long *mask, struct uvm_svc_clock *clk)
 {
+	struct uvm_move_ctx why = { .cause = UVM_CAUSE_DEVICE, .clk = clk };
 	struct uvm_block_dev *bd = block->dev[udev->id];
 	DECLARE_BITMAP(tmp, UVM_BLOCK_PAGES);
+	enum uvm_svc_phase was;
 	struct uvm_to_dev op;
 	unsigned int new;
 	int ret;
@@ -252,13 +292,12 @@ static int fault_dup(struct uvm_va_block *block, struct uvm_device *udev,
 	bitmap_copy(tmp, mask, UVM_BLOCK_PAGES);
 	if (bd && bd->chunk)
 		bitmap_andnot(tmp, mask, bd->resident, UVM_BLOCK_PAGES);
-	ret = uvm_block_to_dev_begin_locked(&op, block, udev, mask, mask,
-					    UVM_CAUSE_DEVICE);
+	ret = uvm_block_to_dev_begin_locked(&op, block, udev, mask, mask, &why);
 	if (!ret)
 		ret = uvm_block_to_dev_end_locked(&op);
 	if (ret == -ENOSPC) {	/* no room for a copy: read it remotely */
 		bitmap_zero(tmp, UVM_BLOCK_PAGES);
-		return fault_map_remote(block, udev, mask, tmp);
+		return fault_map_remote(block, udev, mask, tmp, clk);
 	}
 	if (ret)
 		return ret;
@@ -269,11 +308,13 @@ static int fault_dup(struct uvm_va_block *block, struct uvm_device *udev,
 	uvm_event_read_dup(block->mgd, block->start, new, udev->id, false);
 	/* Pages get_user_pages() holds got no copy: read them remotely. */
 	bitmap_andnot(tmp, mask, op.held, UVM_BLOCK_PAGES);
+	was = uvm_svc_enter(clk, UVM_SVC_MAP);
 	ret = uvm_block_map_dev_locked(block, udev, tmp, udev->id, false);
+	uvm_svc_enter(clk, was);
 	if (ret || bitmap_empty(op.held, UVM_BLOCK_PAGES))
 		return ret;
 	bitmap_zero(tmp, UVM_BLOCK_PAGES);
-	return fault_map_remote(block, udev, op.held, tmp);
+	return fault_map_remote(block, udev, op.held, tmp, clk);
 }
 
 static bool dev_resident(struct uvm_va_block *block, u32 id, unsigned int i)
@@ -331,7 +372,7 @@ static void fault_prefetch(struct uvm_fault_op *op, const unsigned long *faults,
  * uvm_block_service_faults_begin_locked() - begin servicing a device's
  * faults on a block.
  * @op: the service, caller's storage until
- *	uvm_block_service_faults_end_locked().
+ *	uvm_block_service_faults_end_locked(); the caller sets @op->clk.
  * @block: the block; caller holds @block->lock and the VA space's lock
  *	   (read) until the end.
  * @udev: the faulting device.
@@ -387,7 +428,8 @@ int uvm_block_service_faults_begin_locked(struct uvm_fault_op *op,
 		if (a == FAULT_REMOTE && !uvm_block_page_populated(block, i)) {
 			bitmap_zero(op->none, UVM_BLOCK_PAGES);
 			set_bit(i, op->none);
-			ret = fault_populate_preferred(block, op->none, pol);
+			ret = fault_populate_preferred(block, op->none, pol,
+						       op->clk);
 			if (ret)
 				return ret;
 		}
@@ -400,9 +442,10 @@ int uvm_block_service_faults_begin_locked(struct uvm_fault_op *op,
 				 UVM_THRASH_PIN, npinned);
 	}
 	if (!bitmap_empty(op->dup, UVM_BLOCK_PAGES))
-		ret = fault_dup(block, udev, op->dup);
+		ret = fault_dup(block, udev, op->dup, op->clk);
 	if (!ret && !bitmap_empty(op->remote, UVM_BLOCK_PAGES))
-		ret = fault_map_remote(block, udev, op->remote, write);
+		ret = fault_map_remote(block, udev, op->remote, write,
+				       op->clk);
 	bitmap_or(op->mask, op->mask, op->pf, UVM_BLOCK_PAGES);
 	if (!ret && !bitmap_empty(op->mask, UVM_BLOCK_PAGES))
 		ret = fault_migrate_begin(op);
@@ -444,6 +487,7 @@ int uvm_block_service_faults_locked(struct uvm_va_block *block,
 	struct uvm_fault_op op;
 	int ret;
 
+	op.clk = NULL;
 	ret = uvm_block_service_faults_begin_locked(&op, block, udev, faults,
 						    write, prefetch, pf);
 	return ret ?: uvm_block_service_faults_end_locked(&op);

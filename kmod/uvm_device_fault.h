@@ -32,6 +32,9 @@ extern unsigned int uvm_fault_batch;
  * @pf: pages of @mask the prefetch policy added (no fault).
  * @coll: pages of @mask whose read duplicates collapse.
  * @none: scratch (an empty @dup for @to_dev).
+ * @why: the causes of @to_dev's pages (its prefetched and collapsed ones).
+ * @clk: the fault batch's clock (uvm_svc_clock.h), or NULL: set by the
+ *	 caller before uvm_block_service_faults_begin_locked().
  * @busy: @to_dev was begun and not ended.
  * @prefetched: pages of @pf the migration was begun with.
  */
@@ -46,6 +49,8 @@ struct uvm_fault_op {
 	DECLARE_BITMAP(pf, UVM_BLOCK_PAGES);
 	DECLARE_BITMAP(coll, UVM_BLOCK_PAGES);
 	DECLARE_BITMAP(none, UVM_BLOCK_PAGES);
+	struct uvm_move_ctx why;
+	struct uvm_svc_clock *clk;
 	bool busy;
 	unsigned int prefetched;
 };

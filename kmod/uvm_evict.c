@@ -37,6 +37,7 @@
 #include "uvm_evict.h"
 #include "uvm_managed.h"
 #include "uvm_mem.h"
+#include "uvm_svc_clock.h"
 
 /* Chunk allocations retried after an eviction before giving up. */
 #define UVM_EVICT_RETRIES	8
@@ -311,22 +312,9 @@ static s64 evict_one(struct uvm_device *udev, struct uvm_managed *mgd,
 	return freed;
 }
 
-/**
- * uvm_evict_device_memory() - free device memory by evicting managed data.
- * @udev: the device.
- * @bytes: how much to free.
- * @mgd: the VA space that needs the memory: its eviction policy chooses.
- *
- * Called with no lock but possibly one block lock held (victims are only
- * trylocked).
- *
- * Stops early, between victims, on a fatal signal.
- *
- * Return: 0 if anything was freed, -ENOSPC if nothing could be evicted,
- * -EINTR if a fatal signal came first.
- */
-int uvm_evict_device_memory(struct uvm_device *udev, u64 bytes,
-			    struct uvm_managed *mgd)
+/* uvm_evict_device_memory(), counting the victims in @clk (or NULL). */
+static int evict_bytes(struct uvm_device *udev, u64 bytes,
+		       struct uvm_managed *mgd, struct uvm_svc_clock *clk)
 {
 	u64 freed = 0;
 	int busy = 0;
@@ -344,9 +332,31 @@ int uvm_evict_device_memory(struct uvm_device *udev, u64 bytes,
 				break;
 			continue;
 		}
+		if (ret && clk)
+			clk->evictions++;
 		freed += ret;
 	}
 	return freed ? 0 : -ENOSPC;
+}
+
+/**
+ * uvm_evict_device_memory() - free device memory by evicting managed data.
+ * @udev: the device.
+ * @bytes: how much to free.
+ * @mgd: the VA space that needs the memory: its eviction policy chooses.
+ *
+ * Called with no lock but possibly one block lock held (victims are only
+ * trylocked).
+ *
+ * Stops early, between victims, on a fatal signal.
+ *
+ * Return: 0 if anything was freed, -ENOSPC if nothing could be evicted,
+ * -EINTR if a fatal signal came first.
+ */
+int uvm_evict_device_memory(struct uvm_device *udev, u64 bytes,
+			    struct uvm_managed *mgd)
+{
+	return evict_bytes(udev, bytes, mgd, NULL);
 }
 
 /*
@@ -355,7 +365,8 @@ int uvm_evict_device_memory(struct uvm_device *udev, u64 bytes,
  * room, never another's. Return: 0 (reserved), -ENOSPC (its other chunks
  * are all busy) or -EINTR.
  */
-static int evict_reserve_cap(struct uvm_device *udev, struct uvm_managed *mgd)
+static int evict_reserve_cap(struct uvm_device *udev, struct uvm_managed *mgd,
+			     struct uvm_svc_clock *clk)
 {
 	atomic64_t *used = &mgd->perf.dev_bytes[udev->id];
 	int busy = 0;
@@ -370,6 +381,8 @@ static int evict_reserve_cap(struct uvm_device *udev, struct uvm_managed *mgd)
 		if (fatal_signal_pending(current))
 			return -EINTR;
 		ret = evict_one(udev, mgd, true);
+		if (ret > 0 && clk)
+			clk->evictions++;
 		if (ret == -ENOSPC ||
 		    (ret < 0 && ++busy > UVM_EVICT_RETRIES))
 			return -ENOSPC;
@@ -382,6 +395,7 @@ static int evict_reserve_cap(struct uvm_device *udev, struct uvm_managed *mgd)
 /**
  * uvm_evict_alloc_chunk() - give @bd a block-sized chunk of device memory.
  * @bd: device state of a block; caller holds the block's lock.
+ * @clk: the fault batch's clock, which counts the evictions; or NULL.
  *
  * A VA space capped on the device (UVM_PERF_CAP) first makes room under
  * its cap by evicting its own chunks.
@@ -390,7 +404,7 @@ static int evict_reserve_cap(struct uvm_device *udev, struct uvm_managed *mgd)
  * the VA space's own chunks evictable), -ENODEV (device going away),
  * -ENOMEM or -EINTR (fatal signal while evicting).
  */
-int uvm_evict_alloc_chunk(struct uvm_block_dev *bd)
+int uvm_evict_alloc_chunk(struct uvm_block_dev *bd, struct uvm_svc_clock *clk)
 {
 	struct uvm_managed *mgd = bd->block->mgd;
 	struct uvm_device *udev = bd->udev;
@@ -398,7 +412,7 @@ int uvm_evict_alloc_chunk(struct uvm_block_dev *bd)
 	int tries, ret;
 
 	lockdep_assert_held(&bd->block->lock);
-	ret = evict_reserve_cap(udev, mgd);
+	ret = evict_reserve_cap(udev, mgd, clk);
 	if (ret)
 		return ret;
 	for (tries = 0; ; tries++) {
@@ -408,7 +422,7 @@ int uvm_evict_alloc_chunk(struct uvm_block_dev *bd)
 			break;
 		ret = PTR_ERR(mem);
 		if (ret == -ENOSPC && tries < UVM_EVICT_RETRIES) {
-			ret = uvm_evict_device_memory(udev, UVM_BLOCK_SIZE, mgd);
+			ret = evict_bytes(udev, UVM_BLOCK_SIZE, mgd, clk);
 			if (!ret)
 				continue;
 			ret = ret == -EINTR ? ret : -ENOSPC;

@@ -9,6 +9,7 @@
 
 struct uvm_device;
 struct uvm_managed;
+struct uvm_svc_clock;
 
 /*
  * uvm_evict_device_memory - evict managed data from @udev until at least
@@ -26,7 +27,7 @@ struct uvm_block_dev;
 /* Take everything off a device being unregistered (no locks held). */
 void uvm_evict_all(struct uvm_device *udev);
 /* Give @bd a chunk of device memory, evicting if needed (block locked). */
-int uvm_evict_alloc_chunk(struct uvm_block_dev *bd);
+int uvm_evict_alloc_chunk(struct uvm_block_dev *bd, struct uvm_svc_clock *clk);
 /* LRU bookkeeping of chunks (block locked). */
 void uvm_lru_touch(struct uvm_block_dev *bd);
 void uvm_bd_list_add(struct uvm_block_dev *bd);

@@ -234,7 +234,9 @@ void uvm_block_free_host_pages_locked(struct uvm_va_block *block,
 
 /*
  * Pages moved by one transition and the time their copies took, for the
- * counters and the tracepoint.
+ * counters and the tracepoint. Of the pages moved to a device, *_pf are
+ * the prefetch policy's and *_coll a write's collapse of read duplicates
+ * (struct uvm_move_ctx); their records carry causes of their own.
  */
 struct uvm_counters_delta {
 	int cause;
@@ -243,9 +245,31 @@ struct uvm_counters_delta {
 	unsigned int h2d;
 	unsigned int d2h;
 	unsigned int d2d;
+	unsigned int h2d_pf;
+	unsigned int h2d_coll;
+	unsigned int d2d_pf;
+	unsigned int d2d_coll;
 	u64 h2d_ns;
 	u64 d2h_ns;
 	u64 d2d_ns;
+};
+
+/**
+ * struct uvm_move_ctx - why pages move to a device, and who is charged.
+ * @cause: UVM_CAUSE_* of the pages in neither mask below.
+ * @prefetched: pages the prefetch policy added (UVM_CAUSE_PREFETCH), or
+ *		NULL.
+ * @collapse: pages a write takes from other copies, dropping them
+ *	      (UVM_CAUSE_COLLAPSE), or NULL.
+ * @clk: the fault batch's clock to charge (uvm_svc_clock.h), or NULL.
+ *
+ * The caller's, valid until the move ends.
+ */
+struct uvm_move_ctx {
+	int cause;
+	const unsigned long *prefetched;
+	const unsigned long *collapse;
+	struct uvm_svc_clock *clk;
 };
 
 /**
@@ -261,6 +285,8 @@ struct uvm_counters_delta {
  * @piece_pages: pages per piece.
  * @to_dev: host to device.
  * @zero: zero @mask's device pages instead of copying.
+ * @clk: the fault batch's clock (its zap is unmapping, its wait waiting),
+ *	 or NULL.
  */
 struct uvm_block_copy {
 	struct uvm_va_block *block;
@@ -272,6 +298,7 @@ struct uvm_block_copy {
 	unsigned int piece_pages;
 	bool to_dev;
 	bool zero;
+	struct uvm_svc_clock *clk;
 };
 
 /**
@@ -294,6 +321,7 @@ struct uvm_block_copy {
  * @job: its copy-engine job.
  * @t0: when it started.
  * @delta: what moved.
+ * @why: the caller's cause and clock (valid until the end).
  * @busy: a copy was started (else the pages of @mask were resident).
  */
 struct uvm_to_dev {
@@ -310,6 +338,7 @@ struct uvm_to_dev {
 	struct uvm_ce_job job;
 	u64 t0;
 	struct uvm_counters_delta delta;
+	const struct uvm_move_ctx *why;
 	bool busy;
 };
 
@@ -322,16 +351,17 @@ void uvm_bd_dma_free(struct uvm_block_dev *bd);
 void uvm_block_unmap_host_targets_locked(struct uvm_va_block *block,
 					 const unsigned long *mask);
 struct uvm_block_dev *uvm_block_dev_get_locked(struct uvm_va_block *block,
-					       struct uvm_device *udev,
-					       bool need_chunk);
+					       struct uvm_device *udev);
 int uvm_block_to_dev_locked(struct uvm_va_block *block,
 			    struct uvm_device *udev, const unsigned long *mask,
-			    const unsigned long *dup, int cause);
+			    const unsigned long *dup,
+			    const struct uvm_move_ctx *why);
 int uvm_block_to_dev_begin_locked(struct uvm_to_dev *op,
 				  struct uvm_va_block *block,
 				  struct uvm_device *udev,
 				  const unsigned long *mask,
-				  const unsigned long *dup, int cause);
+				  const unsigned long *dup,
+				  const struct uvm_move_ctx *why);
 int uvm_block_to_dev_end_locked(struct uvm_to_dev *op);
 int uvm_block_to_host_locked(struct uvm_va_block *block, int nid,
 			     const unsigned long *mask,

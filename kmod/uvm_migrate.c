@@ -79,6 +79,9 @@ static int prefetch_map_dev_locked(struct uvm_va_block *block,
 	return ret;
 }
 
+/* Pages the program asked to move: cause "user", no fault batch clock. */
+static const struct uvm_move_ctx user_move = { .cause = UVM_CAUSE_USER };
+
 /**
  * struct prefetch_dev_op - one block of a prefetch to a device, begun (its
  * block locked, its copy started) and not yet ended.
@@ -140,7 +143,7 @@ static int prefetch_dev_begin(struct uvm_managed *mgd, unsigned long addr,
 	if (!*prev)
 		mutex_lock(&block->lock);
 	ret = uvm_block_to_dev_begin_locked(&op->move, block, udev, op->mask,
-					    op->dup, UVM_CAUSE_PREFETCH);
+					    op->dup, &user_move);
 	if (ret == -ENOSPC && *prev) {
 		/* The previous block holds device memory eviction may need. */
 		ret = prefetch_dev_end(*prev);
@@ -149,7 +152,7 @@ static int prefetch_dev_begin(struct uvm_managed *mgd, unsigned long addr,
 			ret = uvm_block_to_dev_begin_locked(&op->move, block,
 							    udev, op->mask,
 							    op->dup,
-							    UVM_CAUSE_PREFETCH);
+							    &user_move);
 	}
 	if (ret)
 		mutex_unlock(&block->lock);
@@ -249,7 +252,7 @@ static int prefetch_block(struct uvm_managed *mgd, unsigned long addr,
 						    dup);
 	else
 		ret = uvm_block_to_host_locked(block, numa_node_id(), mask, dup,
-					       UVM_CAUSE_PREFETCH);
+					       UVM_CAUSE_USER);
 	if (!ret)
 		prefetch_map_cpu_locked(block, first, last);
 	mutex_unlock(&block->lock);

@@ -11,12 +11,16 @@
 
 #include <linux/sched.h>
 #include <linux/tracepoint.h>
+#include <uapi/uvm.h>
 
-/* Why data moved (uvm_migrate's cause). */
-#define UVM_CAUSE_PREFETCH	0
-#define UVM_CAUSE_CPU_FAULT	1
-#define UVM_CAUSE_DEVICE	2	/* device fault */
-#define UVM_CAUSE_EVICTION	3
+/* Why data moved (uvm_migrate's cause): the event records' values. */
+#define UVM_CAUSE_USER		UVM_EVENT_CAUSE_USER
+#define UVM_CAUSE_CPU_FAULT	UVM_EVENT_CAUSE_CPU_FAULT
+#define UVM_CAUSE_DEVICE	UVM_EVENT_CAUSE_DEVICE_FAULT
+#define UVM_CAUSE_EVICTION	UVM_EVENT_CAUSE_EVICTION
+#define UVM_CAUSE_PREFETCH	UVM_EVENT_CAUSE_PREFETCH
+#define UVM_CAUSE_THRASHING	UVM_EVENT_CAUSE_THRASHING
+#define UVM_CAUSE_COLLAPSE	UVM_EVENT_CAUSE_COLLAPSE
 
 /* uvm_migrate's *_dev of host memory, *_node of device memory. */
 #define UVM_TRACE_NONE		(-1)

@@ -30,10 +30,13 @@ static const char *const type_names[UVM_EVENT_COUNT] = {
 };
 
 static const char *const cause_names[] = {
-	[UVM_EVENT_CAUSE_PREFETCH] = "prefetch",
+	[UVM_EVENT_CAUSE_USER] = "user",
 	[UVM_EVENT_CAUSE_CPU_FAULT] = "cpu_fault",
 	[UVM_EVENT_CAUSE_DEVICE_FAULT] = "device_fault",
 	[UVM_EVENT_CAUSE_EVICTION] = "eviction",
+	[UVM_EVENT_CAUSE_PREFETCH] = "prefetch",
+	[UVM_EVENT_CAUSE_THRASHING] = "thrashing",
+	[UVM_EVENT_CAUSE_COLLAPSE] = "collapse",
 };
 
 static const char *const thrash_kinds[] = {
@@ -91,6 +94,23 @@ static const char *loc(char *buf, size_t len, uint32_t type, int32_t id)
 	return buf;
 }
 
+/* A fault batch record's payload; like snprintf. */
+static int format_batch(const struct uvm_event_fault_batch *b, char *buf,
+			size_t len)
+{
+	return snprintf(buf, len, " batch=%llu device=%" PRIu32
+			" faults=%" PRIu32 " pages=%" PRIu32
+			" duplicates=%" PRIu32 " blocks=%" PRIu32
+			" prefetched=%" PRIu32 " migrated=%" PRIu32
+			" remote=%" PRIu32 " evictions=%" PRIu32 " ns=%llu"
+			" wait_ns=%llu copy_ns=%llu map_ns=%llu"
+			" unmap_ns=%llu evict_ns=%llu",
+			b->batch, b->device, b->faults, b->pages,
+			b->duplicates, b->blocks, b->prefetched, b->migrated,
+			b->remote, b->evictions, b->duration_ns, b->wait_ns,
+			b->copy_ns, b->map_ns, b->unmap_ns, b->evict_ns);
+}
+
 /* The payload of @e after the header's text; like snprintf. */
 static int format_payload(const struct uvm_event *e, char *buf, size_t len)
 {
@@ -101,14 +121,7 @@ static int format_payload(const struct uvm_event *e, char *buf, size_t len)
 	case UVM_EVENT_OVERFLOW:
 		return snprintf(buf, len, " lost=%llu", e->u.overflow.lost);
 	case UVM_EVENT_FAULT_BATCH:
-		return snprintf(buf, len, " batch=%llu device=%" PRIu32
-				" faults=%" PRIu32 " pages=%" PRIu32
-				" duplicates=%" PRIu32 " blocks=%" PRIu32
-				" prefetched=%" PRIu32 " ns=%llu",
-				e->u.batch.batch, e->u.batch.device,
-				e->u.batch.faults, e->u.batch.pages,
-				e->u.batch.duplicates, e->u.batch.blocks,
-				e->u.batch.prefetched, e->u.batch.duration_ns);
+		return format_batch(&e->u.batch, buf, len);
 	case UVM_EVENT_DEVICE_FAULT:
 		return snprintf(buf, len, " addr=0x%llx batch=%llu"
 				" device=%" PRIu32 " access=%s",
@@ -126,7 +139,8 @@ static int format_payload(const struct uvm_event *e, char *buf, size_t len)
 				m->addr, m->pages, m->bytes,
 				loc(s, sizeof(s), m->src_type, m->src_id),
 				loc(d, sizeof(d), m->dst_type, m->dst_id),
-				name_of(cause_names, 4, m->cause), m->duration_ns);
+				name_of(cause_names, UVM_ARRAY_SIZE(cause_names),
+					m->cause), m->duration_ns);
 	case UVM_EVENT_EVICT:
 		return snprintf(buf, len, " addr=0x%llx bytes=%llu"
 				" device=%" PRIu32 " own=%" PRIu32 " ns=%llu",
@@ -137,7 +151,9 @@ static int format_payload(const struct uvm_event *e, char *buf, size_t len)
 		return snprintf(buf, len, " addr=0x%llx kind=%s proc=%"
 				PRIu32 " policy=%" PRIu32 " pages=%" PRIu32,
 				e->u.thrash.addr,
-				name_of(thrash_kinds, 3, e->u.thrash.kind),
+				name_of(thrash_kinds,
+					UVM_ARRAY_SIZE(thrash_kinds),
+					e->u.thrash.kind),
 				e->u.thrash.proc, e->u.thrash.policy,
 				e->u.thrash.pages);
 	case UVM_EVENT_READ_DUP:

@@ -605,11 +605,17 @@ struct uvm_events_open {
 	__s32 fd;
 };
 
-/* struct uvm_event_migrate.cause (and the uvm_migrate tracepoint's) */
-#define UVM_EVENT_CAUSE_PREFETCH	0	/* a prefetch (user request) */
+/*
+ * struct uvm_event_migrate.cause (and the uvm_migrate tracepoint's). A
+ * copy that carried pages of several causes is one record per cause.
+ */
+#define UVM_EVENT_CAUSE_USER		0	/* the program asked: prefetch, migrate */
 #define UVM_EVENT_CAUSE_CPU_FAULT	1
-#define UVM_EVENT_CAUSE_DEVICE_FAULT	2	/* its batch's prefetched pages too */
+#define UVM_EVENT_CAUSE_DEVICE_FAULT	2	/* pages that faulted */
 #define UVM_EVENT_CAUSE_EVICTION	3
+#define UVM_EVENT_CAUSE_PREFETCH	4	/* added to a fault batch by the prefetch policy */
+#define UVM_EVENT_CAUSE_THRASHING	5	/* moved by the thrashing policy (none today) */
+#define UVM_EVENT_CAUSE_COLLAPSE	6	/* a write took a read-duplicated page */
 
 /* A location in a record: struct uvm_event_migrate .src_type/.dst_type */
 #define UVM_EVENT_LOC_HOST		0	/* id: NUMA node, -1 if several */
@@ -646,7 +652,22 @@ struct uvm_event_header {
  * @duplicates: @faults - @pages.
  * @blocks: 2 MiB blocks serviced.
  * @prefetched: pages the prefetch policy added (not faulted).
- * @duration_ns: servicing the batch (migrations, mappings, evictions).
+ * @duration_ns: servicing the batch (migrations, mappings, evictions);
+ *		 the five times below are parts of it, the rest is sorting,
+ *		 deciding and bookkeeping.
+ * @migrated: pages copied to @device (moved or read-duplicated there).
+ * @remote: pages mapped remotely (where their data is).
+ * @evictions: chunks evicted to make room (UVM_EVENT_EVICT records).
+ * @pad: zero.
+ * @wait_ns: waiting: for copies running elsewhere (the copy engine's
+ *	     helpers), for a block another thread held, a throttle's nap.
+ * @copy_ns: copying on the servicing CPU (its share of a copy, zeroing,
+ *	     starting copies; a fallback home).
+ * @map_ns: mapping the pages in the device's page table (remote ones
+ *	    included).
+ * @unmap_ns: unmapping: CPU PTE zaps and dropping the old copies and
+ *	      their mappings.
+ * @evict_ns: getting device memory: allocating, evicting when full.
  */
 struct uvm_event_fault_batch {
 	__u64 batch;
@@ -657,6 +678,15 @@ struct uvm_event_fault_batch {
 	__u32 blocks;
 	__u32 prefetched;
 	__u64 duration_ns;
+	__u32 migrated;
+	__u32 remote;
+	__u32 evictions;
+	__u32 pad;
+	__u64 wait_ns;
+	__u64 copy_ns;
+	__u64 map_ns;
+	__u64 unmap_ns;
+	__u64 evict_ns;
 };
 
 /**

@@ -5,7 +5,9 @@
  * file descriptor. The records' page and byte totals equal the counters'
  * deltas; a full ring reports what it lost; read() and poll() behave;
  * bad requests create nothing; only the owner reads its VA space, and a
- * module-wide stream needs CAP_PERFMON. Default group.
+ * module-wide stream needs CAP_PERFMON. A fault batch's record splits its
+ * time and counts what it caused; migrations tell their causes apart.
+ * Default group.
  */
 #include <fcntl.h>
 #include <poll.h>
@@ -350,6 +352,186 @@ TEST_F(ev, evictions_and_thrashing_are_recorded)
 	EXPECT_LE(1, detected);
 	EXPECT_LE(1, pinned);
 	munmap(m, len);
+	close(efd);
+}
+
+/* Sums over fault batch records, and what other records say of them. */
+struct batch_sums {
+	uint64_t batches, migrated, remote, evictions;
+	uint64_t ns, parts[5];
+	uint64_t moved_in, remote_recs, evict_recs;
+};
+
+static void sum_batches(struct __test_metadata *_metadata, int n, int dev,
+			struct batch_sums *b)
+{
+	int i, k;
+
+	memset(b, 0, sizeof(*b));
+	for (i = 0; i < n; i++) {
+		const struct uvm_event *e = &recs[i];
+		const struct uvm_event_fault_batch *f = &e->u.batch;
+		const struct uvm_event_migrate *mg = &e->u.migrate;
+		uint64_t p[5] = { f->wait_ns, f->copy_ns, f->map_ns,
+				  f->unmap_ns, f->evict_ns }, sum = 0;
+
+		switch (e->hdr.type) {
+		case UVM_EVENT_FAULT_BATCH:
+			b->batches++;
+			b->migrated += f->migrated;
+			b->remote += f->remote;
+			b->evictions += f->evictions;
+			b->ns += f->duration_ns;
+			for (k = 0; k < 5; k++) {
+				b->parts[k] += p[k];
+				sum += p[k];
+			}
+			EXPECT_LE(sum, f->duration_ns);
+			EXPECT_EQ(0, f->pad);
+			break;
+		case UVM_EVENT_MIGRATE:
+			if (mg->dst_type == UVM_EVENT_LOC_DEVICE &&
+			    mg->dst_id == dev &&
+			    (mg->cause == UVM_EVENT_CAUSE_DEVICE_FAULT ||
+			     mg->cause == UVM_EVENT_CAUSE_PREFETCH ||
+			     mg->cause == UVM_EVENT_CAUSE_COLLAPSE))
+				b->moved_in += mg->pages;
+			break;
+		case UVM_EVENT_REMOTE_MAP:
+			b->remote_recs += e->u.remote_map.pages;
+			break;
+		case UVM_EVENT_EVICT:
+			b->evict_recs++;
+			break;
+		}
+	}
+}
+
+/*
+ * A VA space capped at 4 MiB writes 16 MiB from the device (migrations,
+ * evictions), then reads a region preferring the host (remote maps): each
+ * batch's parts fit in its duration, and its counts add up to the
+ * migration, eviction and remote-map records.
+ */
+TEST_F(ev, batch_records_split_their_time_and_count_their_effects)
+{
+	struct uvm_perf cap = {
+		.version = UVM_PERF_VERSION, .set = UVM_PERF_CAP,
+		.cap_device = self->dev, .cap_bytes = 4 * MIB,
+	};
+	static const char *const part[] = { "wait", "copy", "map", "unmap",
+					    "evict" };
+	size_t len = 16 * MIB, off;
+	char buf[64 * 1024];
+	struct batch_sums b;
+	int efd, n, k;
+	char *m;
+
+	ASSERT_EQ(0, uvm_ioctl(self->fd, UVM_IOCTL_PERF_SET, &cap));
+	efd = ev_open(self->fd, 4096, 0, 0);
+	ASSERT_LE(0, efd);
+	m = uvm_map(self->fd, len + BLK);
+	ASSERT_NE(NULL, m);
+	memset(m, 1, len + BLK);
+	for (off = 0; off < len; off += BLK)
+		ASSERT_EQ(0, uvm_dev_write(self->fd, self->dev, m + off,
+					   sizeof(buf), buf));
+	ASSERT_EQ(0, uvm_advise(self->fd, m + len, BLK,
+				UVM_ADVISE_SET_PREFERRED_LOCATION,
+				UVM_LOC_HOST_NUMA, 0));
+	ASSERT_EQ(0, uvm_dev_read(self->fd, self->dev, m + len, sizeof(buf),
+				  buf));
+	n = ev_drain(efd);
+	sum_batches(_metadata, n, self->dev, &b);
+	TH_LOG("%llu batches: %llu pages in, %llu remote, %llu evictions, %llu ns",
+	       (unsigned long long)b.batches, (unsigned long long)b.migrated,
+	       (unsigned long long)b.remote, (unsigned long long)b.evictions,
+	       (unsigned long long)b.ns);
+	for (k = 0; k < 5; k++)
+		TH_LOG("  %s %llu ns", part[k], (unsigned long long)b.parts[k]);
+	EXPECT_EQ(9, b.batches);
+	EXPECT_EQ(b.moved_in, b.migrated);
+	EXPECT_EQ(8 * 16, b.migrated);
+	EXPECT_EQ(b.remote_recs, b.remote);
+	EXPECT_EQ(16, b.remote);
+	EXPECT_EQ(b.evict_recs, b.evictions);
+	EXPECT_LE(6, b.evictions);
+	EXPECT_LT(0, b.parts[0] + b.parts[1]);	/* copies */
+	for (k = 2; k < 5; k++)
+		EXPECT_LT(0, b.parts[k]) TH_LOG("%s", part[k]);
+	munmap(m, len + BLK);
+	close(efd);
+}
+
+/* Pages of migration records of @cause into device @dev (-1: any place). */
+static uint64_t cause_pages(int n, uint32_t cause, int dev)
+{
+	uint64_t pages = 0;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		const struct uvm_event_migrate *mg = &recs[i].u.migrate;
+
+		if (recs[i].hdr.type != UVM_EVENT_MIGRATE || mg->cause != cause)
+			continue;
+		if (dev < 0 || (mg->dst_type == UVM_EVENT_LOC_DEVICE &&
+				mg->dst_id == dev))
+			pages += mg->pages;
+	}
+	return pages;
+}
+
+/*
+ * A prefetch is the user's; a fault batch's own pages and those its
+ * prefetch policy (density) adds are told apart; so are a CPU fault's,
+ * and a write that takes a read-duplicated page from two copies.
+ */
+TEST_F(ev, migration_causes_are_told_apart)
+{
+	struct uvm_perf pf = {
+		.version = UVM_PERF_VERSION, .set = UVM_PERF_PREFETCH,
+		.prefetch_policy = UVM_PREFETCH_DENSITY,
+		.prefetch_threshold = 51, .prefetch_pages = 512,
+	};
+	char buf[40 * PAGE];
+	uint64_t before;
+	int efd, n, a, b;
+	char *m;
+
+	uvm_two_devices(self->fd, &a, &b);
+	ASSERT_EQ(0, uvm_ioctl(self->fd, UVM_IOCTL_PERF_SET, &pf));
+	efd = ev_open(self->fd, 4096, 0, 0);
+	ASSERT_LE(0, efd);
+	m = uvm_map(self->fd, 3 * BLK);
+	ASSERT_NE(NULL, m);
+	memset(m, 1, 3 * BLK);
+	before = st(self->fd, UVM_STAT_FAULT_PREFETCH_PAGES);
+	ASSERT_EQ(0, uvm_prefetch(self->fd, m, BLK, UVM_LOC_DEVICE, a));
+	/* 40 of the first 64 pages: more than 51 %, so all 64 come. */
+	ASSERT_EQ(0, uvm_dev_read(self->fd, a, m + BLK, sizeof(buf), buf));
+	EXPECT_EQ(1, m[BLK + 63 * PAGE]);	/* CPU fault: home again */
+	if (b >= 0) {
+		ASSERT_EQ(0, uvm_advise(self->fd, m + 2 * BLK, PAGE,
+					UVM_ADVISE_SET_READ_MOSTLY, 0, 0));
+		ASSERT_EQ(0, uvm_dev_read(self->fd, a, m + 2 * BLK, 8, buf));
+		ASSERT_EQ(0, uvm_dev_write(self->fd, b, m + 2 * BLK, 8, buf));
+	}
+	n = ev_drain(efd);
+	EXPECT_EQ(512, cause_pages(n, UVM_EVENT_CAUSE_USER, a));
+	/* and the read duplicate on a, if there are two devices */
+	EXPECT_EQ(40 + (b >= 0), cause_pages(n, UVM_EVENT_CAUSE_DEVICE_FAULT,
+					     a));
+	EXPECT_EQ(24, cause_pages(n, UVM_EVENT_CAUSE_PREFETCH, a));
+	EXPECT_EQ(st(self->fd, UVM_STAT_FAULT_PREFETCH_PAGES) - before,
+		  cause_pages(n, UVM_EVENT_CAUSE_PREFETCH, -1));
+	EXPECT_LT(0, cause_pages(n, UVM_EVENT_CAUSE_CPU_FAULT, -1));
+	EXPECT_EQ(0, cause_pages(n, UVM_EVENT_CAUSE_THRASHING, -1));
+	if (b >= 0) {
+		EXPECT_EQ(1, cause_pages(n, UVM_EVENT_CAUSE_COLLAPSE, b));
+	} else {
+		TH_LOG("one device: no collapse");
+	}
+	munmap(m, 3 * BLK);
 	close(efd);
 }
 

@@ -17,7 +17,7 @@
 #include "uvm_test_util.h"
 
 #define TRACEFS		"/sys/kernel/tracing"
-#define UVM_CAUSE_PREFETCH	0	/* kmod/uvm_trace.h */
+#define UVM_CAUSE_USER		0	/* kmod/uvm_trace.h */
 #define UVM_CAUSE_CPU_FAULT	1
 
 /* One parsed event line. */
@@ -264,7 +264,7 @@ TEST_F(tr, prefetch_populate_and_migrate)
 		EXPECT_EQ(1, m[i].to_node);
 		EXPECT_EQ(-1, m[i].to_dev);
 		EXPECT_EQ(-1, m[i].from_dev);
-		EXPECT_EQ(UVM_CAUSE_PREFETCH, m[i].cause);
+		EXPECT_EQ(UVM_CAUSE_USER, m[i].cause);
 		EXPECT_TRUE(m[i].from_node == 0 || m[i].from_node == -1)
 			TH_LOG("from_node=%d", m[i].from_node);
 		EXPECT_LT(0, m[i].duration_ns);
@@ -341,7 +341,7 @@ TEST_F(tr, device_round_trip_migrates)
 			EXPECT_EQ(-1, m[i].from_dev);
 			EXPECT_LE(0, m[i].from_node);	/* memset: one node */
 			EXPECT_EQ(-1, m[i].to_node);
-			EXPECT_EQ(UVM_CAUSE_PREFETCH, m[i].cause);
+			EXPECT_EQ(UVM_CAUSE_USER, m[i].cause);
 			to_dev += m[i].npages;
 		} else {
 			EXPECT_EQ(0, m[i].from_dev);
