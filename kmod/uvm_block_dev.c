@@ -33,6 +33,7 @@
 #include "uvm_managed.h"
 #include "uvm_mem.h"
 #include "uvm_svc_clock.h"
+#include "uvm_test.h"
 #include "uvm_trace.h"
 
 /*
@@ -750,6 +751,7 @@ static int block_fill_dev_end(struct uvm_to_dev *op)
 	if (ret)
 		return ret;
 	delta->h2d_ns = ktime_get_ns() - op->t0;
+	uvm_test_move_delay();
 	block_count_fill(op, op->host, true);
 	bitmap_andnot(op->todo, op->todo, op->host, UVM_BLOCK_PAGES);
 	delta->populated += bitmap_weight(op->todo, UVM_BLOCK_PAGES);
@@ -760,26 +762,55 @@ static int block_fill_dev_end(struct uvm_to_dev *op)
  * Pages of @op->zap (moving to @op->udev) whose host page
  * get_user_pages() holds: an O_DIRECT read or a vmsplice may still write
  * it, so it becomes the only copy instead (every device copy goes, the
- * new one included, so a device may then map it writable remotely). Take
- * them out of @op->zap into @op->held.
+ * new one included, so a device may then map it writable remotely). Those
+ * held when the move began (block_skip_held()) stay so, held or not now.
+ * Take them out of @op->zap into @op->held.
  */
 static void block_keep_held(struct uvm_va_block *block, struct uvm_to_dev *op)
 {
 	DECLARE_BITMAP(held, UVM_BLOCK_PAGES);
-	unsigned int i;
+	unsigned int i, n = 0;
 
-	bitmap_zero(held, UVM_BLOCK_PAGES);
+	bitmap_and(held, op->zap, op->held, UVM_BLOCK_PAGES);
 	for_each_set_bit(i, op->zap, UVM_BLOCK_PAGES)
-		if (block->cpu_pages[i] &&
-		    uvm_block_page_held(block->cpu_pages[i]))
+		if (!test_bit(i, held) && block->cpu_pages[i] &&
+		    uvm_block_page_held(block->cpu_pages[i])) {
 			set_bit(i, held);
+			n++;
+		}
 	if (bitmap_empty(held, UVM_BLOCK_PAGES))
 		return;
 	block_drop_devs_except(block, UVM_MAX_DEVICES, held);
 	bitmap_andnot(op->zap, op->zap, held, UVM_BLOCK_PAGES);
 	bitmap_or(op->held, op->held, held, UVM_BLOCK_PAGES);
-	uvm_count(block->mgd, UVM_STAT_PINNED_SKIPS,
-		  bitmap_weight(held, UVM_BLOCK_PAGES));
+	uvm_count(block->mgd, UVM_STAT_PINNED_SKIPS, n);
+}
+
+/*
+ * Moving pages of @op->todo whose host page get_user_pages() holds once
+ * their writable CPU PTEs are gone (from then on no pin for writing can be
+ * taken): the holder (a MEMCPY's pinned destination, O_DIRECT) may write
+ * the page while the copy runs and let go before the move ends, where
+ * block_keep_held() would no longer see it and the stale device copy
+ * would win (kill-stress finding F5). They stay home: out of @op->todo
+ * into @op->held. A read-only mapping still holds its own reference.
+ */
+static void block_skip_held(struct uvm_va_block *block, struct uvm_to_dev *op)
+{
+	DECLARE_BITMAP(moving, UVM_BLOCK_PAGES);
+	unsigned int i, n = 0;
+
+	bitmap_andnot(moving, op->todo, op->dup, UVM_BLOCK_PAGES);
+	for_each_set_bit(i, moving, UVM_BLOCK_PAGES) {
+		if (!block->cpu_pages[i] ||
+		    !uvm_block_page_held_mapped(block->cpu_pages[i]))
+			continue;
+		set_bit(i, op->held);
+		clear_bit(i, op->todo);
+		n++;
+	}
+	if (n)
+		uvm_count(block->mgd, UVM_STAT_PINNED_SKIPS, n);
 }
 
 /*
@@ -875,6 +906,9 @@ int uvm_block_to_dev_begin_locked(struct uvm_to_dev *op,
 	if (bitmap_and(op->zap, op->todo, dup, UVM_BLOCK_PAGES))
 		block_revoke_dev_writes(block, op->zap);
 	uvm_svc_enter(why->clk, was);
+	block_skip_held(block, op);
+	if (bitmap_empty(op->todo, UVM_BLOCK_PAGES))
+		return 0;
 	bitmap_andnot(op->zap, op->todo, dup, UVM_BLOCK_PAGES);
 	bitmap_and(op->zap, op->zap, block->cpu_mapped, UVM_BLOCK_PAGES);
 

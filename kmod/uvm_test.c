@@ -4,6 +4,7 @@
  */
 
 #include <linux/kref.h>
+#include <linux/moduleparam.h>
 #include <linux/overflow.h>
 #include <linux/sched/signal.h>
 #include <linux/sizes.h>
@@ -12,6 +13,7 @@
 #include <uapi/uvm.h>
 
 #include "uvm_device.h"
+#include "uvm_drv.h"
 #include "uvm_mem.h"
 #include "uvm_test.h"
 #include "uvm_va_space.h"
@@ -33,6 +35,15 @@
  * device memory is exhausted; -ENOENT for an unknown handle, a handle of
  * another device, or a second FREE.
  */
+
+unsigned int uvm_test_move_delay_us;
+static struct uvm_param_range move_delay_range = {
+	.val = &uvm_test_move_delay_us, .min = 0, .max = 100000,
+};
+module_param_cb(test_move_delay_us, &uvm_param_range_ops, &move_delay_range,
+		0644);
+MODULE_PARM_DESC(test_move_delay_us,
+		 "Tests only: sleep this long (0..100000 us) inside each move to a device, between its copy and its end (default 0)");
 
 /* Bounce buffer size for READ/WRITE. */
 #define UVM_TEST_BOUNCE_SIZE	SZ_256K

@@ -415,6 +415,95 @@ TEST_F_TIMEOUT(hostile, read_duplicate_of_a_held_page_stays_home, 120)
 	EXPECT_EQ(0, uvm_check(self->p, LEN, 42));
 }
 
+struct mover {
+	int fd, dev;
+	char *p;
+	size_t len;
+	volatile int go;	/* round the MEMCPY thread is starting */
+	volatile int stop;
+	int moves;
+};
+
+/*
+ * At each round the MEMCPY thread starts, prefetch the range to the
+ * device a random while (0..511 us) later: somewhere inside the MEMCPY;
+ * the move then lasts test_move_delay_us past its copy.
+ */
+static void *to_device(void *a)
+{
+	struct mover *m = a;
+	unsigned int seed = 1;
+	int seen = 0;
+
+	while (!m->stop) {
+		if (m->go == seen) {
+			sched_yield();
+			continue;
+		}
+		seen = m->go;
+		usleep(rand_r(&seed) % 512);
+		if (uvm_prefetch(m->fd, m->p, m->len, UVM_LOC_DEVICE, m->dev))
+			break;
+		m->moves++;
+	}
+	return NULL;
+}
+
+/*
+ * A MEMCPY pins its managed destination, writes it through the pin and
+ * lets go. A move to a device that began while the pin was held copied
+ * the page before (or while) it was written; its end found the pin gone
+ * and dropped the host page, so the stale device copy won and the
+ * MEMCPY's data was lost (kill-stress finding F5: a chunk copied onto
+ * another still held its own older data). A page held when a move
+ * begins now stays home whatever the holder does until the end. The
+ * module's test_move_delay_us (2 ms) keeps each move open past the
+ * MEMCPY's end, so a move begun inside one hits the window every time.
+ */
+TEST_F_TIMEOUT(hostile, memcpy_racing_moves_to_a_device_loses_nothing, 300)
+{
+	static const char knob[] = "/sys/module/uvm/parameters/test_move_delay_us";
+	struct mover m = { .fd = self->fd, .len = 2 * MIB };
+	char *dst = self->p, *src[2] = { self->p + 2 * MIB, NULL };
+	int round, lost = 0, k;
+	time_t end;
+	size_t off;
+	pthread_t t;
+
+	m.dev = uvm_find_device(self->fd, 0, 0);
+	if (m.dev < 0)
+		SKIP(return, "needs a device");
+	src[1] = uvm_map(self->fd, 2 * MIB);
+	ASSERT_NE(NULL, src[1]);
+	uvm_fill(src[0], 2 * MIB, 7);
+	uvm_fill(src[1], 2 * MIB, 8);
+	m.p = dst;
+	ASSERT_EQ(0, uvm_write_long(knob, 2000));
+	ASSERT_EQ(0, pthread_create(&t, NULL, to_device, &m));
+	end = time(NULL) + 20;
+	for (round = 1; round < 500 && time(NULL) < end; round++) {
+		k = round & 1;
+		/* Home and writable: the MEMCPY pins without faulting. */
+		for (off = 0; off < 2 * MIB; off += PAGE)
+			dst[off] = 0;
+		m.go = round;
+		ASSERT_EQ(0, mcpy(self->fd, dst, src[k], 2 * MIB));
+		for (off = 0; off < 2 * MIB; off += PAGE)
+			if (memcmp(dst + off, src[k] + off, 64)) {
+				lost++;
+				break;
+			}
+	}
+	m.stop = 1;
+	pthread_join(t, NULL);
+	uvm_write_long(knob, 0);
+	TH_LOG("%d rounds, %d moves to the device, %d with lost data",
+	       round, m.moves, lost);
+	EXPECT_EQ(0, lost);
+	EXPECT_LT(0, m.moves);
+	munmap(src[1], 2 * MIB);
+}
+
 /* --- registrations ------------------------------------------------ */
 
 #define REG_LEN	(32 * MIB)
