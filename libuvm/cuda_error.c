@@ -45,6 +45,8 @@ cudaError_t uvm_errno_to_cuda(int err)
 		return cudaErrorInsufficientDriver;
 	case ETIMEDOUT:
 		return cudaErrorTimeout;
+	case EADDRNOTAVAIL:	/* a device kernel's access (uvm_kernel.c) */
+		return cudaErrorIllegalAddress;
 	default:
 		return cudaErrorUnknown;
 	}
@@ -80,6 +82,8 @@ CUresult uvm_errno_to_cu(int err)
 		return CUDA_ERROR_SYSTEM_DRIVER_MISMATCH;
 	case ETIMEDOUT:
 		return CUDA_ERROR_TIMEOUT;
+	case EADDRNOTAVAIL:
+		return CUDA_ERROR_ILLEGAL_ADDRESS;
 	default:
 		return CUDA_ERROR_UNKNOWN;
 	}
