@@ -58,7 +58,7 @@ $(foreach b,$(BENCH_NAMES),$(eval $(call bench_rule,$(b))))
 
 # The smoke tests need what they run: tools, examples, benchmarks.
 tests: $(SMOKE_BINS)
-$(BUILD)/tests/%: $(TOP)/tools/tests/%.vm $(TOOLS_BINS) $(EX_BINS) $(BENCH_BINS)
+$(BUILD)/tests/%: $(TOP)/tools/tests/%.vm $(TOOLS_BINS) $(EXP_BIN) $(EX_BINS) $(BENCH_BINS)
 	@mkdir -p $(@D)
 	install -m 755 $< $@
 

@@ -2,10 +2,12 @@
 #
 # tools/tools.mk - included by the top-level Makefile (TOP, BUILD, CC).
 #
-#   make tools      $(BUILD)/tools/uvm-smi and $(BUILD)/tools/uvm-stat
+#   make tools      $(BUILD)/tools/uvm-smi, uvm-stat and uvm-exp
 #
-# The tools speak the module's uapi directly (no libuvm): they must work,
-# and say what is wrong, on a machine where only the module is installed.
+# uvm-smi and uvm-stat speak the module's uapi directly (no libuvm): they
+# must work, and say what is wrong, on a machine where only the module is
+# installed. uvm-exp runs workloads, so it links libuvm (not installed
+# yet: `make install` installs the first two).
 
 TOOLS_DIR	:= $(TOP)/tools
 TOOLS_OUT	:= $(BUILD)/tools
@@ -28,7 +30,21 @@ $(TOOLS_OUT)/obj/%.o: $(TOOLS_DIR)/%.c $(TOOLS_DIR)/tools.mk
 $(TOOLS_OUT)/%: $(TOOLS_OUT)/obj/%.o $(TOOLS_COMMON)
 	$(CC) -o $@ $^
 
--include $(wildcard $(TOOLS_OUT)/obj/*.d)
+# uvm-exp runs workloads through libuvm (docs/experiments.md).
+EXP_DIR		:= $(TOOLS_DIR)/exp
+EXP_BIN		:= $(TOOLS_OUT)/uvm-exp
+EXP_OBJS	:= $(TOOLS_OUT)/obj/exp/uvm_exp.o $(TOOLS_OUT)/obj/exp/exp_workloads.o
+
+tools: $(EXP_BIN)
+
+$(TOOLS_OUT)/obj/exp/%.o: $(EXP_DIR)/%.c $(EXP_DIR)/exp.h $(TOOLS_DIR)/tools.mk
+	@mkdir -p $(@D)
+	$(CC) $(TOOLS_CFLAGS) $(LIBUVM_CPPFLAGS) -I$(TOP)/include -c -o $@ $<
+
+$(EXP_BIN): $(EXP_OBJS) $(LIBUVM_SO)
+	$(CC) -o $@ $(EXP_OBJS) $(LIBUVM_LDFLAGS) -lnuma -lpthread -lm
+
+-include $(wildcard $(TOOLS_OUT)/obj/*.d $(TOOLS_OUT)/obj/exp/*.d)
 
 tools-clean:
 	rm -rf $(TOOLS_OUT)

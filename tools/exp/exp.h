@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * exp.h - uvm-exp's workloads and what a run measures (docs/experiments.md).
+ */
+#ifndef UVM_EXP_H
+#define UVM_EXP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuda_runtime_api.h"
+#include "uvm.h"
+#include "uvm_kernel.h"
+
+/* One run's parameters and the workload's state. */
+struct exp_run {
+	size_t size;		/* working set, bytes of managed memory */
+	unsigned int iters;	/* kernel passes */
+	int device;
+	uint64_t seed;
+	cudaStream_t stream;
+	void *priv;		/* the workload's */
+	char error[160];	/* what failed, for the report */
+};
+
+/*
+ * A workload: managed data set up by the CPU, kernels launched on the
+ * run's stream for each iteration, its result checked by the CPU. Each
+ * returns 0 or -errno and says what went wrong in @r->error.
+ */
+struct exp_workload {
+	const char *name;
+	const char *desc;	/* its access stream, one line */
+	int (*setup)(struct exp_run *r);
+	int (*iterate)(struct exp_run *r, unsigned int iter);
+	int (*verify)(struct exp_run *r);	/* after the stream is idle */
+	void (*teardown)(struct exp_run *r);
+};
+
+extern const struct exp_workload exp_workloads[];
+extern const unsigned int exp_nworkloads;
+
+const struct exp_workload *exp_workload_find(const char *name);
+
+/* splitmix64: the workloads' generator (seeded, reproducible). */
+static inline uint64_t exp_rand(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+#endif /* UVM_EXP_H */
