@@ -33,7 +33,8 @@ $(TOOLS_OUT)/%: $(TOOLS_OUT)/obj/%.o $(TOOLS_COMMON)
 # uvm-exp runs workloads through libuvm (docs/experiments.md).
 EXP_DIR		:= $(TOOLS_DIR)/exp
 EXP_BIN		:= $(TOOLS_OUT)/uvm-exp
-EXP_OBJS	:= $(TOOLS_OUT)/obj/exp/uvm_exp.o $(TOOLS_OUT)/obj/exp/exp_workloads.o
+EXP_OBJS	:= $(TOOLS_OUT)/obj/exp/uvm_exp.o $(TOOLS_OUT)/obj/exp/exp_workloads.o \
+		   $(TOOLS_OUT)/obj/exp/exp_sweep.o
 
 tools: $(EXP_BIN)
 

@@ -43,6 +43,9 @@ extern const unsigned int exp_nworkloads;
 
 const struct exp_workload *exp_workload_find(const char *name);
 
+/* `uvm-exp sweep FILE [--out DIR]` (exp_sweep.c); @self: this program. */
+int exp_sweep(const char *self, int argc, char **argv);
+
 /* splitmix64: the workloads' generator (seeded, reproducible). */
 static inline uint64_t exp_rand(uint64_t *s)
 {

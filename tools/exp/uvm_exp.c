@@ -7,6 +7,7 @@
  *   uvm-exp list
  *   uvm-exp run WORKLOAD [--size S] [--iters N] [--device D] [--oversub R]
  *                        [--policy K=V,...] [--seed N] [--json FILE]
+ *   uvm-exp sweep FILE [--out DIR]
  *
  * Exit status: 0 the run finished and its data checked out; 1 it failed
  * (a kernel's error, wrong data); 2 bad usage (nothing ran).
@@ -82,6 +83,7 @@ static void usage(FILE *f)
 		"       uvm-exp run WORKLOAD [--size S] [--iters N] [--device D]\n"
 		"                            [--oversub R] [--policy K=V,...] [--seed N]\n"
 		"                            [--json FILE]\n"
+		"       uvm-exp sweep FILE [--out DIR]   (docs/experiments.md)\n"
 		"  --size S      working set, bytes with K, M or G (default 32M)\n"
 		"  --iters N     kernel passes, 1..100000 (default 3)\n"
 		"  --device D    device ordinal (default 0)\n"
@@ -467,6 +469,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "run"))
 		return cmd_run(argc, argv);
+	if (!strcmp(argv[1], "sweep"))
+		return exp_sweep("/proc/self/exe", argc, argv);
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		usage(stdout);
 		return 0;
