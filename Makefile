@@ -7,6 +7,7 @@
 #   make test       deps + build + check + the suite in QEMU on 6.1, 6.12, sid, debug
 #   make check      checkpatch --strict, sparse (C=1) and W=1 on each Debian kernel
 #   make bench      benchmarks in the VM (not part of make test)
+#   make experiment EXP=FILE   a uvm-exp sweep in the VM, with its report
 #   make demo       boot the VM and show the devices and a managed-memory run
 #
 # KDIR defaults to the newest Debian kernel headers installed on this machine.

@@ -39,7 +39,7 @@ bench_ldlibs = $(patsubst -luvm,$(EX_LDFLAGS),$(call bench_ldlibs_raw,$(1)))
 SMOKE_SRCS	:= $(sort $(wildcard $(TOP)/tools/tests/*.vm))
 SMOKE_BINS	:= $(patsubst $(TOP)/tools/tests/%.vm,$(BUILD)/tests/%,$(SMOKE_SRCS))
 
-.PHONY: examples benches bench demo stress extras-clean
+.PHONY: examples benches bench demo stress experiment extras-clean
 all: examples
 examples: $(EX_BINS)
 benches: $(BENCH_BINS)
@@ -66,6 +66,11 @@ $(BUILD)/tests/%: $(TOP)/tools/tests/%.vm $(TOOLS_BINS) $(EXP_BIN) $(EX_BINS) $(
 bench: tools
 	@$(MAKE) --no-print-directory -k benches || echo "bench: some benchmarks did not build (left out)" >&2
 	@$(TOP)/scripts/bench
+
+# A uvm-exp sweep in the VM, with its report (docs/experiments.md).
+experiment: tools
+	@test -n "$(EXP)" || { echo "usage: make experiment EXP=FILE [KERNEL=6.1]" >&2; exit 2; }
+	@$(TOP)/scripts/experiment $(EXP)
 
 demo: tools examples
 	@$(TOP)/scripts/demo

@@ -20,6 +20,7 @@ struct exp_run {
 	int device;
 	uint64_t seed;
 	cudaStream_t stream;
+	uint64_t footprint;	/* 2 MiB blocks its allocations span, bytes */
 	void *priv;		/* the workload's */
 	char error[160];	/* what failed, for the report */
 };

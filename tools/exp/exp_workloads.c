@@ -80,15 +80,20 @@ static int launch(struct exp_run *r, void *w)
 	return 0;
 }
 
+/* Managed memory; the run's footprint counts the 2 MiB blocks it spans. */
 static void *managed(struct exp_run *r, size_t bytes)
 {
+	const uint64_t block = 2ull << 20;
 	void *p = NULL;
+	uint64_t first;
 
 	if (cudaMallocManaged(&p, bytes, cudaMemAttachGlobal)) {
 		snprintf(r->error, sizeof(r->error),
 			 "cudaMallocManaged of %zu bytes failed", bytes);
 		return NULL;
 	}
+	first = (uintptr_t)p / block;
+	r->footprint += (((uintptr_t)p + bytes - 1) / block - first + 1) * block;
 	return p;
 }
 

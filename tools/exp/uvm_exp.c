@@ -272,13 +272,17 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* Cap the device at size / oversub (2 MiB chunks); 0 or an exit status. */
-static int set_cap(struct uvm_context *ctx, const struct opts *o, uint64_t *cap)
+/*
+ * Cap the device at the footprint (the 2 MiB blocks the workload's data
+ * spans) / oversub, in whole blocks; 0 or an exit status.
+ */
+static int set_cap(struct uvm_context *ctx, const struct opts *o,
+		   uint64_t footprint, uint64_t *cap)
 {
 	struct uvm_device_info info;
 	int ret;
 
-	*cap = (uint64_t)((double)o->size / o->oversub) / BLOCK * BLOCK;
+	*cap = (uint64_t)((double)footprint / o->oversub) / BLOCK * BLOCK;
 	if (*cap < BLOCK)
 		*cap = BLOCK;
 	ret = uvm_device_get_info(ctx, (unsigned int)o->device, &info);
@@ -288,7 +292,7 @@ static int set_cap(struct uvm_context *ctx, const struct opts *o, uint64_t *cap)
 	}
 	if (*cap > info.mem_total) {
 		fprintf(stderr, "uvm-exp: %" PRIu64 " MiB at %.2fx needs %" PRIu64
-			" MiB of device %d, which has %" PRIu64 " MiB\n", o->size >> 20,
+			" MiB of device %d, which has %" PRIu64 " MiB\n", footprint >> 20,
 			o->oversub, *cap >> 20, o->device, info.mem_total >> 20);
 		return 2;
 	}
@@ -302,6 +306,7 @@ static int set_cap(struct uvm_context *ctx, const struct opts *o, uint64_t *cap)
 
 struct result {
 	double wall;
+	uint64_t footprint;
 	uint64_t cap;
 	uint64_t delta[NCOUNTERS];
 	struct reader rd;
@@ -314,9 +319,9 @@ static void print_json(FILE *f, const struct opts *o, const struct result *r)
 	unsigned int i;
 
 	fprintf(f, "{\"workload\":\"%s\",\"size\":%" PRIu64 ",\"iters\":%u,\"device\":%d,"
-		"\"oversub\":%.4g,\"cap_bytes\":%" PRIu64 ",\"policy\":\"%s\",\"seed\":%" PRIu64
+		"\"oversub\":%.4g,\"footprint_bytes\":%" PRIu64 ",\"cap_bytes\":%" PRIu64 ",\"policy\":\"%s\",\"seed\":%" PRIu64
 		",\"status\":\"%s\",\"error\":\"%s\",\"wall_s\":%.6f", o->workload, o->size,
-		o->iters, o->device, o->oversub, r->cap, o->policy ? o->policy : "",
+		o->iters, o->device, o->oversub, r->footprint, r->cap, o->policy ? o->policy : "",
 		o->seed, r->status, r->error, r->wall);
 	for (i = 0; i < NCOUNTERS; i++)
 		fprintf(f, ",\"%s\":%" PRIu64, counters[i].name, r->delta[i]);
@@ -404,9 +409,6 @@ static int cmd_run(int argc, char **argv)
 		fprintf(stderr, "uvm-exp: --policy: bad item '%s'\n", perr ? perr : o.policy);
 		return 2;
 	}
-	ret = set_cap(ctx, &o, &r.cap);
-	if (ret)
-		return ret;
 	er.size = o.size;
 	er.iters = o.iters;
 	er.device = o.device;
@@ -416,13 +418,19 @@ static int cmd_run(int argc, char **argv)
 		return 1;
 	}
 	ret = w->setup(&er);
-	if (!ret)
-		ret = reader_start(ctx, &r.rd);
 	if (ret) {
 		fprintf(stderr, "uvm-exp: %s: setup: %s\n", o.workload,
 			*er.error ? er.error : strerror(-ret));
 		w->teardown(&er);
 		return ret == -EINVAL ? 2 : 1;
+	}
+	r.footprint = er.footprint;
+	ret = set_cap(ctx, &o, er.footprint, &r.cap);
+	if (!ret && reader_start(ctx, &r.rd))
+		ret = 1;
+	if (ret) {
+		w->teardown(&er);
+		return ret;
 	}
 	read_counters(ctx, before);
 	t0 = now();
