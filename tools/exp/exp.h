@@ -44,6 +44,9 @@ extern const unsigned int exp_nworkloads;
 
 const struct exp_workload *exp_workload_find(const char *name);
 
+/* Wait for the run's stream: 0, or -EIO with the kernel's error said. */
+int exp_sync(struct exp_run *r);
+
 /* `uvm-exp sweep FILE [--out DIR]` (exp_sweep.c); @self: this program. */
 int exp_sweep(const char *self, int argc, char **argv);
 

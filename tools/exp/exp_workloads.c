@@ -58,6 +58,16 @@ static int chunked_emit(void *arg, uint64_t step, struct uvm_device_access_op *o
 	return n;
 }
 
+/* Items of chunk @chunk when @total are cut in chunks of @per (0: none). */
+static size_t chunk_len(size_t total, uint64_t chunk, size_t per)
+{
+	size_t first = chunk * per;
+
+	if (first >= total)
+		return 0;
+	return total - first < per ? total - first : per;
+}
+
 static struct uvm_device_access_op op(const void *addr, uint64_t len, void *buf,
 				      uint32_t type)
 {
@@ -118,19 +128,11 @@ struct triad {
 
 static const double triad_s = 3.0;
 
-static size_t triad_granules(const struct triad *t, uint64_t chunk)
-{
-	size_t first = chunk * TRIAD_CHUNK, total = t->n / TRIAD_DBL;
-
-	if (first >= total)
-		return 0;
-	return total - first < TRIAD_CHUNK ? total - first : TRIAD_CHUNK;
-}
-
 static int triad_reads(void *w, uint64_t chunk, struct uvm_device_access_op *ops)
 {
 	struct triad *t = w;
-	size_t g = triad_granules(t, chunk), i, e0 = chunk * TRIAD_CHUNK * TRIAD_DBL;
+	size_t g = chunk_len(t->n / TRIAD_DBL, chunk, TRIAD_CHUNK), i;
+	size_t e0 = chunk * TRIAD_CHUNK * TRIAD_DBL;
 
 	for (i = 0; i < g; i++) {
 		ops[2 * i] = op(t->b + e0 + i * TRIAD_DBL, GRANULE, t->sb + i * TRIAD_DBL,
@@ -144,7 +146,8 @@ static int triad_reads(void *w, uint64_t chunk, struct uvm_device_access_op *ops
 static int triad_writes(void *w, uint64_t chunk, struct uvm_device_access_op *ops)
 {
 	struct triad *t = w;
-	size_t g = triad_granules(t, chunk), i, e0 = chunk * TRIAD_CHUNK * TRIAD_DBL;
+	size_t g = chunk_len(t->n / TRIAD_DBL, chunk, TRIAD_CHUNK), i;
+	size_t e0 = chunk * TRIAD_CHUNK * TRIAD_DBL;
 
 	for (i = 0; i < g * TRIAD_DBL; i++)
 		t->sa[i] = t->sb[i] + triad_s * t->sc[i];
@@ -235,19 +238,10 @@ static uint64_t gather_value(uint64_t seed, size_t i)
 	return exp_rand(&s);
 }
 
-static size_t gather_count(const struct gather *g, uint64_t chunk)
-{
-	size_t first = chunk * GATHER_CHUNK;
-
-	if (first >= g->nout)
-		return 0;
-	return g->nout - first < GATHER_CHUNK ? g->nout - first : GATHER_CHUNK;
-}
-
 static int gather_reads(void *w, uint64_t chunk, struct uvm_device_access_op *ops)
 {
 	struct gather *g = w;
-	size_t n = gather_count(g, chunk), i;
+	size_t n = chunk_len(g->nout, chunk, GATHER_CHUNK), i;
 
 	if (!chunk)
 		g->rng = g->seed;
@@ -263,7 +257,8 @@ static int gather_reads(void *w, uint64_t chunk, struct uvm_device_access_op *op
 static int gather_writes(void *w, uint64_t chunk, struct uvm_device_access_op *ops)
 {
 	struct gather *g = w;
-	size_t n = gather_count(g, chunk), i, per = GRANULE / sizeof(uint64_t);
+	size_t n = chunk_len(g->nout, chunk, GATHER_CHUNK), i;
+	size_t per = GRANULE / sizeof(uint64_t);
 
 	for (i = 0; i < n / per; i++)
 		ops[i] = op(g->out + chunk * GATHER_CHUNK + i * per, GRANULE,
@@ -571,19 +566,11 @@ struct pingpong {
 	uint64_t scratch[PP_CHUNK * PP_U64];
 };
 
-static size_t pp_granules(const struct pingpong *p, uint64_t chunk)
-{
-	size_t first = chunk * PP_CHUNK, total = p->n / PP_U64;
-
-	if (first >= total)
-		return 0;
-	return total - first < PP_CHUNK ? total - first : PP_CHUNK;
-}
-
 static int pp_reads(void *w, uint64_t chunk, struct uvm_device_access_op *ops)
 {
 	struct pingpong *p = w;
-	size_t g = pp_granules(p, chunk), i, e0 = chunk * PP_CHUNK * PP_U64;
+	size_t g = chunk_len(p->n / PP_U64, chunk, PP_CHUNK), i;
+	size_t e0 = chunk * PP_CHUNK * PP_U64;
 
 	for (i = 0; i < g; i++)
 		ops[i] = op(p->x + e0 + i * PP_U64, GRANULE, p->scratch + i * PP_U64,
@@ -594,7 +581,8 @@ static int pp_reads(void *w, uint64_t chunk, struct uvm_device_access_op *ops)
 static int pp_writes(void *w, uint64_t chunk, struct uvm_device_access_op *ops)
 {
 	struct pingpong *p = w;
-	size_t g = pp_granules(p, chunk), i, e0 = chunk * PP_CHUNK * PP_U64;
+	size_t g = chunk_len(p->n / PP_U64, chunk, PP_CHUNK), i;
+	size_t e0 = chunk * PP_CHUNK * PP_U64;
 
 	for (i = 0; i < g * PP_U64; i++)
 		p->scratch[i]++;
@@ -634,7 +622,6 @@ static int pp_setup(struct exp_run *r)
 static int pp_iterate(struct exp_run *r, unsigned int iter)
 {
 	struct pingpong *p = r->priv;
-	cudaError_t e;
 	size_t i;
 	int ret;
 
@@ -642,12 +629,9 @@ static int pp_iterate(struct exp_run *r, unsigned int iter)
 	ret = launch(r, p);
 	if (ret)
 		return ret;
-	e = cudaStreamSynchronize(r->stream);
-	if (e) {
-		snprintf(r->error, sizeof(r->error), "a kernel failed: %s",
-			 cudaGetErrorString(e));
-		return -EIO;
-	}
+	ret = exp_sync(r);
+	if (ret)
+		return ret;
 	for (i = 0; i < p->n; i += p->page_u64)
 		if (pp_cpu_touches(p, i))
 			for (size_t j = i; j < i + p->page_u64 && j < p->n; j++)
@@ -685,6 +669,18 @@ static void pp_teardown(struct exp_run *r)
 }
 
 /* ---- the table ---------------------------------------------------------- */
+
+int exp_sync(struct exp_run *r)
+{
+	cudaError_t e = cudaStreamSynchronize(r->stream);
+
+	if (!e)
+		return 0;
+	snprintf(r->error, sizeof(r->error), "a kernel failed: %s",
+		 cudaGetErrorString(e));
+	return -EIO;
+}
+
 
 const struct exp_workload exp_workloads[] = {
 	{ "triad", "a = b + 3c over three arrays: 64-byte loads of b and c, stores of a, "

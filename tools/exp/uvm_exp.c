@@ -319,7 +319,8 @@ static void print_json(FILE *f, const struct opts *o, const struct result *r)
 	unsigned int i;
 
 	fprintf(f, "{\"workload\":\"%s\",\"size\":%" PRIu64 ",\"iters\":%u,\"device\":%d,"
-		"\"oversub\":%.4g,\"footprint_bytes\":%" PRIu64 ",\"cap_bytes\":%" PRIu64 ",\"policy\":\"%s\",\"seed\":%" PRIu64
+		"\"oversub\":%.4g,\"footprint_bytes\":%" PRIu64 ",\"cap_bytes\":%" PRIu64
+		",\"policy\":\"%s\",\"seed\":%" PRIu64
 		",\"status\":\"%s\",\"error\":\"%s\",\"wall_s\":%.6f", o->workload, o->size,
 		o->iters, o->device, o->oversub, r->footprint, r->cap, o->policy ? o->policy : "",
 		o->seed, r->status, r->error, r->wall);
@@ -365,7 +366,6 @@ static void read_counters(struct uvm_context *ctx, uint64_t *out)
 static int run_passes(const struct exp_workload *w, struct exp_run *er,
 		      const struct opts *o)
 {
-	cudaError_t e;
 	unsigned int i;
 	int ret;
 
@@ -374,13 +374,7 @@ static int run_passes(const struct exp_workload *w, struct exp_run *er,
 		if (ret)
 			return ret;
 	}
-	e = cudaStreamSynchronize(er->stream);
-	if (e) {
-		snprintf(er->error, sizeof(er->error), "a kernel failed: %s",
-			 cudaGetErrorString(e));
-		return -EIO;
-	}
-	return 0;
+	return exp_sync(er);
 }
 
 static int cmd_run(int argc, char **argv)
