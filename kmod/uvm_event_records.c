@@ -29,7 +29,8 @@ void uvm_event_migrate(struct uvm_managed *mgd, unsigned long addr,
 }
 
 void uvm_event_cpu_fault(struct uvm_managed *mgd, unsigned long addr,
-			 bool write, int node, u64 duration_ns)
+			 bool write, int node, unsigned int pages,
+			 u64 duration_ns)
 {
 	struct uvm_event ev = { .hdr.type = UVM_EVENT_CPU_FAULT };
 
@@ -37,7 +38,7 @@ void uvm_event_cpu_fault(struct uvm_managed *mgd, unsigned long addr,
 		return;
 	ev.u.cpu_fault = (struct uvm_event_cpu_fault){
 		.addr = addr, .write = write, .node = node,
-		.duration_ns = duration_ns,
+		.duration_ns = duration_ns, .pages = pages,
 	};
 	uvm_event_emit(mgd, &ev);
 }

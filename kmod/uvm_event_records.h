@@ -15,7 +15,8 @@ void uvm_event_migrate(struct uvm_managed *mgd, unsigned long addr,
 		       unsigned int pages, int cause, u32 src_type, int src_id,
 		       u32 dst_type, int dst_id, u64 duration_ns);
 void uvm_event_cpu_fault(struct uvm_managed *mgd, unsigned long addr,
-			 bool write, int node, u64 duration_ns);
+			 bool write, int node, unsigned int pages,
+			 u64 duration_ns);
 void uvm_event_fault_batch(struct uvm_managed *mgd,
 			   const struct uvm_event_fault_batch *batch);
 void uvm_event_device_fault(struct uvm_managed *mgd, unsigned long addr,

@@ -416,18 +416,25 @@ static void fault_block_home(struct uvm_va_block *block, struct vm_fault *vmf,
 			     vmf->flags & FAULT_FLAG_WRITE, sweep);
 }
 
+/*
+ * Service a CPU fault on @block; *@nid: the node of the page mapped (left
+ * alone when device memory is mapped), *@pages: host pages the block
+ * gained (populated, or brought home).
+ */
 static vm_fault_t block_cpu_fault(struct uvm_va_block *block,
 				  struct vm_fault *vmf,
-				  const struct uvm_policy *pol, int *nid)
+				  const struct uvm_policy *pol, int *nid,
+				  unsigned int *pages)
 {
 	bool write = vmf->flags & FAULT_FLAG_WRITE;
 	unsigned int idx = uvm_block_index(vmf->address);
-	unsigned int first, last;
+	unsigned int first, last, before;
 	struct uvm_block_dev *bd;
 	vm_fault_t ret;
 
 	uvm_thrash_nap(block, UVM_THRASH_HOST);	/* throttled: wait unlocked */
 	mutex_lock(&block->lock);
+	before = block->nr_cpu_pages;
 	fault_window(block, vmf->vma, idx, READ_ONCE(uvm_fault_granule_pages),
 		     &first, &last);
 	if (!block->cpu_pages[idx] && test_bit(idx, block->on_device)) {
@@ -458,6 +465,7 @@ static vm_fault_t block_cpu_fault(struct uvm_va_block *block,
 	ret = fault_map_window(block, vmf->vma, first, last, idx, write);
 	if (!ret)
 		*nid = page_to_nid(block->cpu_pages[idx]);
+	*pages = block->nr_cpu_pages - before;
 	mutex_unlock(&block->lock);
 	return ret ?: VM_FAULT_NOPAGE;
 }
@@ -477,6 +485,7 @@ static vm_fault_t uvm_vm_fault(struct vm_fault *vmf)
 	struct uvm_va_block *block;
 	vm_fault_t ret = VM_FAULT_SIGBUS;
 	int nid = NUMA_NO_NODE;
+	unsigned int pages = 0;
 	u64 t0 = ktime_get_ns();
 
 	if (!mgd)
@@ -488,7 +497,7 @@ static vm_fault_t uvm_vm_fault(struct vm_fault *vmf)
 	block = uvm_block_get(mgd, vmf->address);
 	if (!block)
 		goto out_unlock;	/* SIGBUS */
-	ret = block_cpu_fault(block, vmf, pol, &nid);
+	ret = block_cpu_fault(block, vmf, pol, &nid, &pages);
 	uvm_count(mgd, UVM_STAT_CPU_FAULTS, 1);
 	if (nid != NUMA_NO_NODE)	/* not: device memory mapped, failure */
 		trace_uvm_cpu_fault(vmf->address,
@@ -496,7 +505,7 @@ static vm_fault_t uvm_vm_fault(struct vm_fault *vmf)
 				    ktime_get_ns() - t0);
 	if (ret == VM_FAULT_NOPAGE)
 		uvm_event_cpu_fault(mgd, vmf->address,
-				    vmf->flags & FAULT_FLAG_WRITE, nid,
+				    vmf->flags & FAULT_FLAG_WRITE, nid, pages,
 				    ktime_get_ns() - t0);
 out_unlock:
 	up_read(&mgd->lock);

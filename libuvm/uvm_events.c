@@ -130,9 +130,11 @@ static int format_payload(const struct uvm_event *e, char *buf, size_t len)
 				e->u.device_fault.write ? "write" : "read");
 	case UVM_EVENT_CPU_FAULT:
 		return snprintf(buf, len, " addr=0x%llx access=%s node=%"
-				PRId32 " ns=%llu", e->u.cpu_fault.addr,
+				PRId32 " pages=%" PRIu32 " ns=%llu",
+				e->u.cpu_fault.addr,
 				e->u.cpu_fault.write ? "write" : "read",
-				e->u.cpu_fault.node, e->u.cpu_fault.duration_ns);
+				e->u.cpu_fault.node, e->u.cpu_fault.pages,
+				e->u.cpu_fault.duration_ns);
 	case UVM_EVENT_MIGRATE:
 		return snprintf(buf, len, " addr=0x%llx pages=%" PRIu32
 				" bytes=%llu src=%s dst=%s cause=%s ns=%llu",

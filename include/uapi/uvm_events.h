@@ -167,12 +167,17 @@ struct uvm_event_device_fault {
  * @write: 1 for a write fault.
  * @node: the host node of the page mapped, -1 if device memory was mapped.
  * @duration_ns: servicing it.
+ * @pages: host pages the fault gave the block: populated, or brought home
+ *	   from devices (moved or read-duplicated).
+ * @pad: zero.
  */
 struct uvm_event_cpu_fault {
 	__u64 addr;
 	__u32 write;
 	__s32 node;
 	__u64 duration_ns;
+	__u32 pages;
+	__u32 pad;
 };
 
 /**

@@ -535,4 +535,42 @@ TEST_F(ev, migration_causes_are_told_apart)
 	close(efd);
 }
 
+/*
+ * A CPU fault's record says how many host pages it gave the block: a
+ * first touch populates one granule (fault_granule_kb), a fault-back
+ * brings the device's page home besides.
+ */
+TEST_F(ev, cpu_fault_records_count_their_pages)
+{
+	long gran = uvm_read_long("/sys/module/uvm/parameters/fault_granule_kb");
+	uint64_t v = 5;
+	int efd, n, i, k = 0;
+	uint32_t pages[2] = { 0, 0 };
+	volatile char *m;
+
+	ASSERT_LT(0, gran);
+	efd = ev_open(self->fd, 4096, 1ULL << UVM_EVENT_CPU_FAULT, 0);
+	ASSERT_LE(0, efd);
+	m = uvm_map(self->fd, BLK);
+	ASSERT_NE(NULL, m);
+	(void)m[0];
+	ASSERT_EQ(0, uvm_dev_write(self->fd, self->dev, (char *)m + BLK / 2, 8, &v));
+	(void)m[BLK / 2];
+	n = ev_drain(efd);
+	for (i = 0; i < n; i++) {
+		if (recs[i].hdr.type != UVM_EVENT_CPU_FAULT)
+			continue;
+		EXPECT_EQ(0, recs[i].u.cpu_fault.pad);
+		if (k < 2)
+			pages[k] = recs[i].u.cpu_fault.pages;
+		k++;
+	}
+	EXPECT_EQ(2, k);
+	EXPECT_EQ(gran * 1024 / PAGE, pages[0]);
+	EXPECT_LE(1, pages[1]);
+	EXPECT_GE(gran * 1024 / PAGE + 1, pages[1]);
+	munmap((void *)m, BLK);
+	close(efd);
+}
+
 TEST_HARNESS_MAIN
