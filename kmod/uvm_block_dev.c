@@ -37,11 +37,6 @@
 #include "uvm_trace.h"
 
 /*
- * Count @d on the VA space, globally and on one device: the destination
- * of host->device and device->device moves (@to), the source of
- * device->host moves (@from). NULL is the host, on node @d->host_node.
- */
-/*
  * The tracepoint and record of @pages pages moved in @ns from (@sn, @sd)
  * to (@dn, @dd) (a node, or UVM_TRACE_NONE and a device), one per cause:
  * @pf of them prefetched, @coll collapsed, the rest @d->cause; the copy's
@@ -72,6 +67,11 @@ static void block_trace_move(struct uvm_va_block *block,
 	}
 }
 
+/*
+ * Count @d on the VA space, globally and on one device: the destination
+ * of host->device and device->device moves (@to), the source of
+ * device->host moves (@from). NULL is the host, on node @d->host_node.
+ */
 static void block_count_moves(struct uvm_va_block *block,
 			      const struct uvm_counters_delta *d,
 			      struct uvm_device *from, struct uvm_device *to)

@@ -32,18 +32,21 @@ struct uvm_kernel_work {
  */
 static pthread_key_t ops_key;
 static pthread_once_t ops_once = PTHREAD_ONCE_INIT;
+static bool ops_key_ok;
 
 static void ops_key_init(void)
 {
-	if (pthread_key_create(&ops_key, free))
-		abort();	/* only without memory for a key: nothing to run */
+	ops_key_ok = !pthread_key_create(&ops_key, free);
 }
 
+/* The calling worker's buffer; NULL without memory (the kernel: -ENOMEM). */
 static struct uvm_device_access_op *worker_ops(void)
 {
 	struct uvm_device_access_op *ops;
 
 	pthread_once(&ops_once, ops_key_init);
+	if (!ops_key_ok)
+		return NULL;
 	ops = pthread_getspecific(ops_key);
 	if (ops)
 		return ops;

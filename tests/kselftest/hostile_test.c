@@ -478,6 +478,10 @@ TEST_F_TIMEOUT(hostile, memcpy_racing_moves_to_a_device_loses_nothing, 300)
 	uvm_fill(src[0], 2 * MIB, 7);
 	uvm_fill(src[1], 2 * MIB, 8);
 	m.p = dst;
+	/* The knob refuses what is out of range, and changes nothing. */
+	EXPECT_EQ(-EINVAL, uvm_write_str(knob, "100001"));
+	EXPECT_EQ(-EINVAL, uvm_write_str(knob, "-1"));
+	EXPECT_EQ(0, uvm_read_long(knob));
 	ASSERT_EQ(0, uvm_write_long(knob, 2000));
 	ASSERT_EQ(0, pthread_create(&t, NULL, to_device, &m));
 	end = time(NULL) + 20;

@@ -210,9 +210,11 @@ static int run_one(const char *self, const char *dir, const unsigned int *ix,
 	fclose(in);
 	unlink(json);
 	line[strcspn(line, "\n")] = 0;
-	out = fopen(results, "a");
-	if (!out || line[0] != '{')
+	if (line[0] != '{')
 		return -EIO;
+	out = fopen(results, "a");
+	if (!out)
+		return -errno;
 	/* The key first, then the run's own fields. */
 	fprintf(out, "{\"key\":\"%s\",\"rep\":%u,%s\n", key, rep, line + 1);
 	fclose(out);
