@@ -614,6 +614,7 @@ int uvm_alloc_mmap(struct uvm_va_space *va_space, struct vm_area_struct *vma)
 			goto out_unlock;
 	}
 	alloc->obj.start = vma->vm_start;
+	uvm_hostreg_clear_dead_locked(as);	/* F7: a freed range is free */
 	ret = uvm_obj_link_locked(as, &alloc->obj);
 	if (ret) {
 		alloc->obj.start = 0;

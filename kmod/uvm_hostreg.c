@@ -285,6 +285,52 @@ void uvm_hostreg_release(struct uvm_hostreg *reg)
 	kfree(reg);
 }
 
+/*
+ * Moves @as->dead onto @list and unlinks every registration on it from the
+ * table, dropping the table's reference; the queue's reference (still held
+ * through @list) keeps each alive, so no put here is the last and nothing
+ * removes a notifier: safe under mmap_lock. Erasing from the table may
+ * sleep, hence the private list.
+ */
+static void uvm_hostreg_unlink_dead_locked(struct uvm_alloc_space *as,
+					   struct list_head *list)
+{
+	struct uvm_hostreg *reg;
+
+	lockdep_assert_held(&as->lock);
+	spin_lock(&as->dead_lock);
+	list_splice_init(&as->dead, list);
+	spin_unlock(&as->dead_lock);
+	list_for_each_entry(reg, list, dead_link) {
+		if (!reg->obj.linked)
+			continue;
+		uvm_obj_unlink_locked(as, &reg->obj);
+		uvm_obj_put(&reg->obj);		/* the table's, never the last */
+	}
+}
+
+/**
+ * uvm_hostreg_clear_dead_locked() - free the ranges of killed registrations.
+ * @as: the table; its lock held (and possibly mmap_lock).
+ *
+ * A range an unmap freed may be mapped again at once, by a device or host
+ * allocation's mmap() (under mmap_lock, where the reaper's final puts may
+ * not run): it unlinks the killed registrations there and leaves them
+ * queued, so the reaper only drops the queue's references later
+ * (docs/reliability.md, F7).
+ */
+void uvm_hostreg_clear_dead_locked(struct uvm_alloc_space *as)
+{
+	LIST_HEAD(dead);
+
+	if (list_empty_careful(&as->dead))
+		return;
+	uvm_hostreg_unlink_dead_locked(as, &dead);
+	spin_lock(&as->dead_lock);
+	list_splice(&dead, &as->dead);
+	spin_unlock(&as->dead_lock);
+}
+
 /**
  * uvm_hostreg_reap() - unlink the registrations an unmap killed.
  * @as: the table; called without its lock.
@@ -309,19 +355,10 @@ void uvm_hostreg_reap(struct uvm_alloc_space *as)
 	if (list_empty_careful(&as->dead))
 		return;
 	mutex_lock(&as->lock);
-	spin_lock(&as->dead_lock);
-	list_splice_init(&as->dead, &dead);
-	spin_unlock(&as->dead_lock);
-	list_for_each_entry(reg, &dead, dead_link) {
-		reg->reaped = reg->obj.linked;
-		if (reg->reaped)
-			uvm_obj_unlink_locked(as, &reg->obj);
-	}
+	uvm_hostreg_unlink_dead_locked(as, &dead);
 	mutex_unlock(&as->lock);
 	list_for_each_entry_safe(reg, tmp, &dead, dead_link) {
 		list_del_init(&reg->dead_link);
-		if (reg->reaped)
-			uvm_obj_put(&reg->obj);		/* the table's */
 		uvm_obj_put(&reg->obj);			/* the queue's */
 	}
 }

@@ -35,10 +35,8 @@ struct uvm_host_unregister;
  * @notifier: invalidation notifier on [start, start + size).
  * @as: the table it belongs to.
  * @mm: the mm the pages are charged to (the VA space's, held by it).
- * @dead_link: entry of @as->dead (under @as->dead_lock), then of the
- *	reaper's private list.
- * @reaped: the reaper unlinked it from the table (the reaper's own, set
- *	under @as->lock while it is on the reaper's private list).
+ * @dead_link: entry of @as->dead (under @as->dead_lock), or of a private
+ *	list of a holder of @as->lock (uvm_hostreg_unlink_dead_locked()).
  */
 struct uvm_hostreg {
 	struct uvm_obj obj;
@@ -52,7 +50,6 @@ struct uvm_hostreg {
 	struct uvm_alloc_space *as;
 	struct mm_struct *mm;
 	struct list_head dead_link;
-	bool reaped;
 };
 
 int uvm_host_register_ioctl(struct uvm_va_space *va_space, void *data);
@@ -61,5 +58,7 @@ int uvm_host_unregister_ioctl(struct uvm_va_space *va_space, void *data);
 void uvm_hostreg_release(struct uvm_hostreg *reg);
 /* Registrations an unmap killed: unlink them and drop the queue's reference. */
 void uvm_hostreg_reap(struct uvm_alloc_space *as);
+/* Table lock held: unlinks the queued dead registrations, puts nothing last. */
+void uvm_hostreg_clear_dead_locked(struct uvm_alloc_space *as);
 
 #endif /* __UVM_HOSTREG_H__ */

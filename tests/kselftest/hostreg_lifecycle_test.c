@@ -207,6 +207,52 @@ TEST_F_TIMEOUT(reg, register_while_another_thread_reaps, 180)
 	EXPECT_EQ(0, eexist);
 }
 
+/*
+ * F7 (docs/reliability.md): a registered buffer is unmapped, and a host or
+ * device allocation is mapped at its address before anything looked a
+ * registration up (the reaper had not run): before the fix the mmap()
+ * failed with EEXIST, the killed registration still holding the range.
+ */
+static void *map_alloc_at(int fd, void *at, size_t size, int dev)
+{
+	struct uvm_alloc_device d = { .size = size, .device = dev };
+	struct uvm_alloc_host h = { .size = size, .numa_node = -1 };
+	uint64_t off;
+	void *p;
+
+	if (dev < 0 ? ioctl(fd, UVM_IOCTL_ALLOC_HOST, &h) :
+		      ioctl(fd, UVM_IOCTL_ALLOC_DEVICE, &d))
+		return MAP_FAILED;
+	off = dev < 0 ? h.mmap_offset : d.mmap_offset;
+	p = mmap(at, size, PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_FIXED_NOREPLACE, fd, off);
+	return p;
+}
+
+TEST_F(reg, map_an_allocation_where_an_unmap_killed_one)
+{
+	int round, dev, rounds = ndevices(self->fd) > 0 ? 16 : 8;
+
+	for (round = 0; round < rounds; round++) {
+		char *q = anon(N), *p;
+
+		dev = round & 1 ? 0 : -1;	/* host, then device */
+		ASSERT_NE(NULL, q);
+		memset(q, 0x5a, N);
+		ASSERT_EQ(0, hreg(self->fd, q, N, 0));
+		ASSERT_EQ(0, munmap(q, N));	/* kills it: queued dead */
+		p = map_alloc_at(self->fd, q, N, dev);
+		ASSERT_EQ(q, p) TH_LOG("round %d (%s): %s", round,
+				       dev < 0 ? "host" : "device",
+				       strerror(errno));
+		ASSERT_EQ(0, mset(self->fd, p, 0x33, N));
+		ASSERT_EQ(0, mcpy(self->fd, self->p, p, N));
+		EXPECT_EQ(0x33, self->p[N - 1]);
+		EXPECT_EQ(-ENOENT, hunreg(self->fd, q));
+		EXPECT_EQ(0, ufree_unmap(self->fd, p, N));
+	}
+}
+
 TEST_F(reg, exit_while_registered)
 {
 	uint64_t before = counters(self->fd).pinned_pages;
