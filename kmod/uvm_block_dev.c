@@ -967,7 +967,8 @@ int uvm_block_to_dev_end_locked(struct uvm_to_dev *op)
 	uvm_svc_enter(op->why->clk, was);
 	if (op->busy)
 		block_count_moves(block, &op->delta, NULL, udev);
-	if (block->dev[udev->id])	/* held pages may have emptied it */
+	block_dev_trim(block, udev->id);	/* every page may have stayed home */
+	if (block->dev[udev->id])
 		uvm_lru_touch(block->dev[udev->id]);
 	return 0;
 }
@@ -1186,6 +1187,14 @@ s64 uvm_block_evict_dev_locked(struct uvm_va_block *block, unsigned int d)
 		return ret;
 	if (block->dev[d])	/* what is left is duplicated elsewhere */
 		uvm_block_drop_dev_locked(block, d, block->dev[d]->resident);
+	/*
+	 * A chunk with nothing resident (a move whose every page stayed home)
+	 * goes too: reporting it freed while it stayed allocated let a capped
+	 * VA space's eviction loop for ever (fuzzer finding FZ10).
+	 */
+	block_dev_trim(block, d);
+	if (block->dev[d] && block->dev[d]->chunk)
+		return 0;
 	uvm_count_dev(block->mgd, udev, UVM_STAT_EVICTIONS, 1);
 	uvm_count_dev(block->mgd, udev, UVM_STAT_EVICTED_BYTES,
 		      (u64)pages << PAGE_SHIFT);

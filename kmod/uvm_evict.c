@@ -327,12 +327,13 @@ static int evict_bytes(struct uvm_device *udev, u64 bytes,
 		ret = evict_one(udev, mgd, false);
 		if (ret == -ENOSPC)
 			break;
-		if (ret < 0) {
+		cond_resched();
+		if (ret <= 0) {		/* busy, failed or nothing freed */
 			if (++busy > UVM_EVICT_RETRIES)
 				break;
 			continue;
 		}
-		if (ret && clk)
+		if (clk)
 			clk->evictions++;
 		freed += ret;
 	}
@@ -384,8 +385,9 @@ static int evict_reserve_cap(struct uvm_device *udev, struct uvm_managed *mgd,
 		if (ret > 0 && clk)
 			clk->evictions++;
 		if (ret == -ENOSPC ||
-		    (ret < 0 && ++busy > UVM_EVICT_RETRIES))
+		    (ret <= 0 && ++busy > UVM_EVICT_RETRIES))
 			return -ENOSPC;
+		cond_resched();
 	}
 	if (!cap)
 		atomic64_add(UVM_BLOCK_SIZE, used);
@@ -467,7 +469,8 @@ void uvm_evict_all(struct uvm_device *udev)
 	spin_unlock(&udev->lru_lock);
 
 	while ((ret = evict_one(udev, NULL, false)) != -ENOSPC) {
-		if (ret < 0 && ++failures > UVM_EVICT_RETRIES) {
+		cond_resched();
+		if (ret <= 0 && ++failures > UVM_EVICT_RETRIES) {
 			pr_err("uvm: device %u: managed data could not be migrated home (%lld)\n",
 			       udev->id, ret);
 			break;

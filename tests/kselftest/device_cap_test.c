@@ -6,6 +6,8 @@
  * same device untouched; the capped VA space's device query reports the
  * cap as the device's size; bad caps change nothing. Default group.
  */
+#include <sys/uio.h>
+
 #include "kselftest_harness.h"
 #include "alloc_util.h"
 
@@ -133,6 +135,43 @@ TEST_F(cap, bad_caps_change_nothing)
 	EXPECT_EQ(0, cap_set(self->fd, self->dev, 0, 0));	/* 0: no cap */
 	EXPECT_EQ(0, cap_get(self->fd, self->dev));
 	EXPECT_EQ(total, uvm_dev_total(self->fd, self->dev));
+}
+
+/*
+ * FZ10 (docs/reliability.md): a move to a device whose every page stayed
+ * home (get_user_pages() holds it: here a vmsplice) left its new chunk
+ * allocated and empty, and eviction reported such a chunk freed without
+ * freeing it: a VA space at its cap then evicted the same chunk for ever
+ * (an RCU stall; only SIGKILL ended it). Now the empty chunk goes and the
+ * next block fits under the cap. Runs in a child, bounded.
+ */
+static int held_move_then_capped(void *arg)
+{
+	int dev = *(int *)arg, fd = uvm_open(), pipefd[2];
+	char *m = fd < 0 ? NULL : uvm_map(fd, 2 * BLK);
+	struct iovec iov = { .iov_base = m, .iov_len = PAGE };
+
+	if (!m || pipe(pipefd))
+		return 10;
+	uvm_fill(m, 2 * BLK, 5);
+	if (vmsplice(pipefd[1], &iov, 1, 0) != (ssize_t)PAGE)
+		return 11;
+	if (cap_set(fd, dev, BLK, 0))
+		return 12;
+	if (uvm_prefetch(fd, m, PAGE, UVM_LOC_DEVICE, dev))
+		return 13;
+	if (uvm_res1(fd, m).devices_resident)
+		return 14;	/* held: it stays home */
+	if (uvm_prefetch(fd, m + BLK, BLK, UVM_LOC_DEVICE, dev))
+		return 15;
+	if (resident_bytes(fd, m + BLK, BLK, dev) != BLK)
+		return 16;
+	return uvm_check(m, 2 * BLK, 5) ? 17 : 0;
+}
+
+TEST_F_TIMEOUT(cap, a_move_that_left_every_page_home_frees_its_chunk, 90)
+{
+	EXPECT_EQ(0, run_bounded(held_move_then_capped, &self->dev, 30));
 }
 
 TEST_HARNESS_MAIN
