@@ -33,12 +33,12 @@ $(TOOLS_OUT)/%: $(TOOLS_OUT)/obj/%.o $(TOOLS_COMMON)
 # uvm-exp runs workloads through libuvm (docs/experiments.md).
 EXP_DIR		:= $(TOOLS_DIR)/exp
 EXP_BIN		:= $(TOOLS_OUT)/uvm-exp
-EXP_OBJS	:= $(TOOLS_OUT)/obj/exp/uvm_exp.o $(TOOLS_OUT)/obj/exp/exp_workloads.o \
-		   $(TOOLS_OUT)/obj/exp/exp_sweep.o
+EXP_OBJS	:= $(patsubst $(EXP_DIR)/%.c,$(TOOLS_OUT)/obj/exp/%.o,\
+		     $(sort $(wildcard $(EXP_DIR)/*.c)))
 
 tools: $(EXP_BIN)
 
-$(TOOLS_OUT)/obj/exp/%.o: $(EXP_DIR)/%.c $(EXP_DIR)/exp.h $(TOOLS_DIR)/tools.mk
+$(TOOLS_OUT)/obj/exp/%.o: $(EXP_DIR)/%.c $(wildcard $(EXP_DIR)/*.h) $(TOOLS_DIR)/tools.mk
 	@mkdir -p $(@D)
 	$(CC) $(TOOLS_CFLAGS) $(LIBUVM_CPPFLAGS) -I$(TOP)/include -c -o $@ $<
 

@@ -39,7 +39,7 @@ struct exp_workload {
 	void (*teardown)(struct exp_run *r);
 };
 
-extern const struct exp_workload exp_workloads[];
+extern const struct exp_workload *const exp_workloads[];
 extern const unsigned int exp_nworkloads;
 
 const struct exp_workload *exp_workload_find(const char *name);

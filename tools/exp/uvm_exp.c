@@ -466,7 +466,7 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "list")) {
 		for (i = 0; i < exp_nworkloads; i++)
-			printf("%-10s %s\n", exp_workloads[i].name, exp_workloads[i].desc);
+			printf("%-10s %s\n", exp_workloads[i]->name, exp_workloads[i]->desc);
 		return 0;
 	}
 	if (!strcmp(argv[1], "run"))
