@@ -631,8 +631,55 @@ void uvm_block_drop_dev_locked(struct uvm_va_block *block, unsigned int d,
 	uvm_block_unmap_devices_locked(block, drop);
 	bd = block->dev[d];	/* unmapping may not free it: it has a chunk */
 	bitmap_andnot(bd->resident, bd->resident, drop, UVM_BLOCK_PAGES);
+	bitmap_andnot(bd->prefetched, bd->prefetched, drop, UVM_BLOCK_PAGES);
 	block_update_on_device(block);
 	block_dev_trim(block, d);
+}
+
+/**
+ * uvm_block_mark_prefetched_locked() - the pages of @mask now resident on
+ * device @d came there by a prefetch policy's choice: the first device
+ * access of each counts it used (uvm_block_prefetch_use_locked()).
+ * @block: the block; caller holds @block->lock.
+ * @d: device id.
+ * @mask: pages.
+ */
+void uvm_block_mark_prefetched_locked(struct uvm_va_block *block, unsigned int d,
+				      const unsigned long *mask)
+{
+	struct uvm_block_dev *bd = block->dev[d];
+	DECLARE_BITMAP(tmp, UVM_BLOCK_PAGES);
+
+	lockdep_assert_held(&block->lock);
+	if (bd && bitmap_and(tmp, mask, bd->resident, UVM_BLOCK_PAGES))
+		bitmap_or(bd->prefetched, bd->prefetched, tmp, UVM_BLOCK_PAGES);
+}
+
+/**
+ * uvm_block_prefetch_use_locked() - a device access of pages [@first,
+ * @last] on @udev: count the prefetched ones it is the first to use.
+ * @block: the block; caller holds @block->lock.
+ * @udev: the accessing device.
+ * @first: first page index.
+ * @last: last page index.
+ */
+void uvm_block_prefetch_use_locked(struct uvm_va_block *block,
+				   struct uvm_device *udev, unsigned int first,
+				   unsigned int last)
+{
+	struct uvm_block_dev *bd = block->dev[udev->id];
+	unsigned int i, n = 0;
+
+	lockdep_assert_held(&block->lock);
+	if (!bd)
+		return;
+	for (i = find_next_bit(bd->prefetched, last + 1, first); i <= last;
+	     i = find_next_bit(bd->prefetched, last + 1, i + 1)) {
+		__clear_bit(i, bd->prefetched);
+		n++;
+	}
+	if (n)
+		uvm_count_dev(block->mgd, udev, UVM_STAT_PREFETCH_USED_PAGES, n);
 }
 
 /* Drop every device copy of @mask but @keep's (UVM_MAX_DEVICES: none). */

@@ -654,6 +654,7 @@ static int access_step_locked(struct access_ctx *c, struct uvm_va_block *block,
 	      access_refault_locked(c, block, first, last, access_writes(a));
 	if (ret)
 		return ret;
+	uvm_block_prefetch_use_locked(block, c->udev, first, last);
 	if (a->type == UVM_ACCESS_ATOMIC_ADD)
 		return uvm_block_dev_atomic_add_locked(block, c->udev->id, first,
 						       offset_in_page(va),

@@ -256,6 +256,7 @@ static int fault_migrate_end(struct uvm_fault_op *op)
 	bitmap_andnot(op->pf, op->pf, op->to_dev.held, UVM_BLOCK_PAGES);
 	uvm_count_dev(block->mgd, op->udev, UVM_STAT_FAULT_PREFETCH_PAGES,
 		      bitmap_weight(op->pf, UVM_BLOCK_PAGES));
+	uvm_block_mark_prefetched_locked(block, op->udev->id, op->pf);
 	uvm_thrash_moved_locked(block, op->udev->id);
 	n = bitmap_weight(op->coll, UVM_BLOCK_PAGES);
 	uvm_count(block->mgd, UVM_STAT_READ_DUP_COLLAPSES, n);

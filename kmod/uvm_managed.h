@@ -62,6 +62,9 @@ extern struct uvm_counters uvm_global_counters;
  * @mapped: the device's page table maps the page (a device access of it
  *	    does not fault).
  * @mapped_write: the mapping allows writes and atomics.
+ * @prefetched: resident because a prefetch policy chose it, and no device
+ *		access has used it since (prefetch accuracy,
+ *		UVM_STAT_PREFETCH_USED_PAGES); a subset of @resident.
  * @dma_mapped: the page's host copy is DMA-mapped for the device (a
  *		mapping with target UVM_MAP_HOST, on a device that does DMA).
  * @map_target: where the mapping points: a device id (this one: local
@@ -84,6 +87,7 @@ struct uvm_block_dev {
 	DECLARE_BITMAP(resident, UVM_BLOCK_PAGES);
 	DECLARE_BITMAP(mapped, UVM_BLOCK_PAGES);
 	DECLARE_BITMAP(mapped_write, UVM_BLOCK_PAGES);
+	DECLARE_BITMAP(prefetched, UVM_BLOCK_PAGES);
 	DECLARE_BITMAP(dma_mapped, UVM_BLOCK_PAGES);
 	u8 map_target[UVM_BLOCK_PAGES];
 	dma_addr_t *dma;
@@ -370,6 +374,11 @@ void uvm_block_drop_host_locked(struct uvm_va_block *block,
 				const unsigned long *mask);
 void uvm_block_drop_dev_locked(struct uvm_va_block *block, unsigned int d,
 			       const unsigned long *mask);
+void uvm_block_mark_prefetched_locked(struct uvm_va_block *block, unsigned int d,
+				      const unsigned long *mask);
+void uvm_block_prefetch_use_locked(struct uvm_va_block *block,
+				   struct uvm_device *udev, unsigned int first,
+				   unsigned int last);
 void uvm_block_unmap_devices_locked(struct uvm_va_block *block,
 				    const unsigned long *mask);
 void uvm_block_unmap_dev_locked(struct uvm_va_block *block, unsigned int d);

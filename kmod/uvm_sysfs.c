@@ -140,6 +140,7 @@ static struct uvm_stat_attr uvm_stat_attrs[] = {
 	UVM_STAT_ATTR(thrash_detected, UVM_STAT_THRASH_DETECTED),
 	UVM_STAT_ATTR(thrash_throttled, UVM_STAT_THRASH_THROTTLED),
 	UVM_STAT_ATTR(thrash_pinned, UVM_STAT_THRASH_PINNED),
+	UVM_STAT_ATTR(prefetch_used_pages, UVM_STAT_PREFETCH_USED_PAGES),
 };
 
 static const char *uvm_stat_name(unsigned int idx)

@@ -41,6 +41,8 @@ _Static_assert(UVM_COUNTER_EVICT_BUSY == UVM_STAT_EVICT_BUSY, "counters");
 _Static_assert(UVM_COUNTER_FAULT_PREFETCH_PAGES == UVM_STAT_FAULT_PREFETCH_PAGES,
 	       "counters");
 _Static_assert(UVM_COUNTER_THRASH_PINNED == UVM_STAT_THRASH_PINNED, "counters");
+_Static_assert(UVM_COUNTER_PREFETCH_USED_PAGES == UVM_STAT_PREFETCH_USED_PAGES,
+	       "counters");
 _Static_assert(UVM_STATS_SCOPE_GLOBAL == UVM_STATS_GLOBAL, "scope");
 
 /*

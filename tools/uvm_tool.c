@@ -55,6 +55,7 @@ static const struct {
 	[UVM_STAT_THRASH_DETECTED] = { "thrash_detected", "blocks found thrashing" },
 	[UVM_STAT_THRASH_THROTTLED] = { "thrash_throttled", "faults that napped before moving a thrashing block" },
 	[UVM_STAT_THRASH_PINNED] = { "thrash_pinned", "pages mapped where they are: their block was pinned" },
+	[UVM_STAT_PREFETCH_USED_PAGES] = { "prefetch_used_pages", "prefetched pages a device accessed before they left it" },
 };
 
 unsigned int ut_stat_known(void)

@@ -320,7 +320,8 @@ struct uvm_residency {
 #define UVM_STAT_THRASH_DETECTED	30	/* blocks found thrashing */
 #define UVM_STAT_THRASH_THROTTLED	31	/* faults that napped (throttle) */
 #define UVM_STAT_THRASH_PINNED		32	/* pages mapped in place (pin) */
-#define UVM_STAT_COUNT			33
+#define UVM_STAT_PREFETCH_USED_PAGES	33	/* prefetched pages a device used */
+#define UVM_STAT_COUNT			34
 
 /* struct uvm_stats.scope */
 #define UVM_STATS_VA_SPACE		0	/* this open file */

@@ -208,6 +208,7 @@ struct uvm_page_info {
 #define UVM_COUNTER_THRASH_DETECTED	30
 #define UVM_COUNTER_THRASH_THROTTLED	31
 #define UVM_COUNTER_THRASH_PINNED	32
+#define UVM_COUNTER_PREFETCH_USED_PAGES	33
 
 /*
  * The context the CUDA runtime layer uses (initialising it if needed), so

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "exp.h"
+#include "exp_cost.h"
 
 #define MAX_VALUES	16
 #define MAX_LINE	1024
@@ -28,13 +29,14 @@ struct axis {
 };
 
 enum { AX_WORKLOADS, AX_SIZES, AX_OVERSUB, AX_POLICIES, AX_BATCH, AX_REPS,
-       AX_ITERS, AX_DEVICE, AX_NR };
+       AX_ITERS, AX_DEVICE, AX_COST, AX_NR };
 
 static struct axis axes[AX_NR] = {
 	[AX_WORKLOADS] = { "workloads" }, [AX_SIZES] = { "sizes" },
 	[AX_OVERSUB] = { "oversub" }, [AX_POLICIES] = { "policies" },
 	[AX_BATCH] = { "batch" }, [AX_REPS] = { "reps" },
 	[AX_ITERS] = { "iters" }, [AX_DEVICE] = { "device" },
+	[AX_COST] = { "cost" },
 };
 
 static int file_error(const char *file, unsigned int line, const char *what,
@@ -48,11 +50,16 @@ static int file_error(const char *file, unsigned int line, const char *what,
 /* Is @v a valid value of axis @a (what `run` would accept)? */
 static bool value_ok(int a, const char *v)
 {
+	const char *cbad;
+	struct exp_cost c;
 	char *end;
 	double d;
 	long l;
 
 	switch (a) {
+	case AX_COST:
+		exp_cost_default(&c);
+		return !exp_cost_parse(&c, v, &cbad);
 	case AX_WORKLOADS:
 		return exp_workload_find(v);
 	case AX_OVERSUB:
@@ -108,6 +115,7 @@ static int parse_file(const char *file)
 	static char *defaults[AX_NR] = {
 		[AX_SIZES] = "32M", [AX_OVERSUB] = "1", [AX_POLICIES] = "",
 		[AX_BATCH] = "256", [AX_REPS] = "1", [AX_ITERS] = "3", [AX_DEVICE] = "0",
+		[AX_COST] = "",
 	};
 	char line[MAX_LINE], *p;
 	unsigned int ln = 0;
@@ -136,6 +144,8 @@ static int parse_file(const char *file)
 		return file_error(file, ln, "no workloads (workloads = NAME ...)", NULL);
 	if (axes[AX_REPS].n > 1)
 		return file_error(file, ln, "reps takes one value", NULL);
+	if (axes[AX_COST].n > 1)
+		return file_error(file, ln, "cost takes one value", NULL);
 	for (a = 0; a < AX_NR; a++)
 		if (!axes[a].n && defaults[a])
 			axes[a].v[axes[a].n++] = defaults[a];
@@ -145,11 +155,13 @@ static int parse_file(const char *file)
 /* The run's id in results.jsonl: every parameter, one string. */
 static void run_key(char *buf, size_t len, const unsigned int *ix, unsigned int rep)
 {
-	snprintf(buf, len, "%s|%s|%s|%s|%s|%s|%s|%u",
+	const char *cost = axes[AX_COST].v[0];
+
+	snprintf(buf, len, "%s|%s|%s|%s|%s|%s|%s|%u%s%s",
 		 axes[AX_WORKLOADS].v[ix[AX_WORKLOADS]], axes[AX_SIZES].v[ix[AX_SIZES]],
 		 axes[AX_OVERSUB].v[ix[AX_OVERSUB]], axes[AX_POLICIES].v[ix[AX_POLICIES]],
 		 axes[AX_BATCH].v[ix[AX_BATCH]], axes[AX_ITERS].v[ix[AX_ITERS]],
-		 axes[AX_DEVICE].v[ix[AX_DEVICE]], rep);
+		 axes[AX_DEVICE].v[ix[AX_DEVICE]], rep, *cost ? "|" : "", cost);
 }
 
 /* Is a run of @key already in @results (a line with "key":"KEY")? */
@@ -170,9 +182,11 @@ static bool done_before(const char *results, const char *key)
 
 /* `uvm-exp run` of one configuration; its JSON line appended. 0: ok. */
 static int run_one(const char *self, const char *dir, const unsigned int *ix,
-		   const char *key, unsigned int rep)
+		   const char *key, unsigned int rep, unsigned int k)
 {
 	char policy[512], json[512], results[512], seed[24], line[8192];
+	char timeline[512];
+	const char *cost = axes[AX_COST].v[0];
 	const char *pol = axes[AX_POLICIES].v[ix[AX_POLICIES]];
 	FILE *in, *out;
 	int st;
@@ -183,18 +197,24 @@ static int run_one(const char *self, const char *dir, const unsigned int *ix,
 	snprintf(json, sizeof(json), "%s/run.json", dir);
 	snprintf(results, sizeof(results), "%s/results.jsonl", dir);
 	snprintf(seed, sizeof(seed), "%u", rep + 1);
+	snprintf(timeline, sizeof(timeline), "%s/timelines/run%u.csv", dir, k);
 	pid = fork();
 	if (pid < 0)
 		return -errno;
 	if (!pid) {
 		if (!freopen("/dev/null", "w", stdout))
 			_exit(127);
-		execl(self, self, "run", axes[AX_WORKLOADS].v[ix[AX_WORKLOADS]],
-		      "--size", axes[AX_SIZES].v[ix[AX_SIZES]],
-		      "--oversub", axes[AX_OVERSUB].v[ix[AX_OVERSUB]],
-		      "--iters", axes[AX_ITERS].v[ix[AX_ITERS]],
-		      "--device", axes[AX_DEVICE].v[ix[AX_DEVICE]],
-		      "--policy", policy, "--seed", seed, "--json", json, NULL);
+		char *argv[] = {
+			(char *)self, "run", axes[AX_WORKLOADS].v[ix[AX_WORKLOADS]],
+			"--size", axes[AX_SIZES].v[ix[AX_SIZES]],
+			"--oversub", axes[AX_OVERSUB].v[ix[AX_OVERSUB]],
+			"--iters", axes[AX_ITERS].v[ix[AX_ITERS]],
+			"--device", axes[AX_DEVICE].v[ix[AX_DEVICE]],
+			"--policy", policy, "--seed", seed, "--json", json,
+			"--timeline", timeline, *cost ? "--cost" : NULL, (char *)cost, NULL,
+		};
+
+		execv(self, argv);
 		_exit(127);
 	}
 	if (waitpid(pid, &st, 0) < 0)
@@ -216,7 +236,8 @@ static int run_one(const char *self, const char *dir, const unsigned int *ix,
 	if (!out)
 		return -errno;
 	/* The key first, then the run's own fields. */
-	fprintf(out, "{\"key\":\"%s\",\"rep\":%u,%s\n", key, rep, line + 1);
+	fprintf(out, "{\"key\":\"%s\",\"rep\":%u,\"timeline\":\"timelines/run%u.csv\",%s\n",
+		key, rep, k, line + 1);
 	fclose(out);
 	return WIFEXITED(st) && !WEXITSTATUS(st) ? 0 : -EIO;
 }
@@ -263,8 +284,10 @@ int exp_sweep(const char *self, int argc, char **argv)
 	ret = parse_file(file);
 	if (ret)
 		return ret;
-	if (mkdir(dir, 0755) && errno != EEXIST) {
-		fprintf(stderr, "uvm-exp: %s: %s\n", dir, strerror(errno));
+	snprintf(results, sizeof(results), "%s/timelines", dir);
+	if ((mkdir(dir, 0755) && errno != EEXIST) ||
+	    (mkdir(results, 0755) && errno != EEXIST)) {
+		fprintf(stderr, "uvm-exp: %s: %s\n", results, strerror(errno));
 		return 2;
 	}
 	snprintf(results, sizeof(results), "%s/results.jsonl", dir);
@@ -275,7 +298,7 @@ int exp_sweep(const char *self, int argc, char **argv)
 			run_key(key, sizeof(key), ix, rep);
 			if (done_before(results, key))
 				continue;
-			ret = run_one(self, dir, ix, key, rep);
+			ret = run_one(self, dir, ix, key, rep, k);
 			failed += ret != 0;
 			ran++;
 			fprintf(stderr, "\ruvm-exp: %u/%u runs (%u failed), about %lds left ",

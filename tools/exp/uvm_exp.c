@@ -7,6 +7,7 @@
  *   uvm-exp list
  *   uvm-exp run WORKLOAD [--size S] [--iters N] [--device D] [--oversub R]
  *                        [--policy K=V,...] [--seed N] [--json FILE]
+ *                        [--cost K=V,...] [--timeline FILE]
  *   uvm-exp sweep FILE [--out DIR]
  *
  * Exit status: 0 the run finished and its data checked out; 1 it failed
@@ -24,6 +25,7 @@
 #include <unistd.h>
 
 #include "exp.h"
+#include "exp_cost.h"
 #include "uapi/uvm_events.h"
 
 #define MIB		(1024ULL * 1024ULL)
@@ -39,12 +41,19 @@ struct opts {
 	const char *policy;
 	uint64_t seed;
 	const char *json;
+	const char *timeline;
+	struct exp_cost cost;
 };
 
-/* The event reader: batch-size histogram and thrashing, while it runs. */
+/*
+ * The event reader: batch-size histogram and thrashing, while it runs;
+ * with @timeline, every migration and eviction as a CSV line.
+ */
 struct reader {
 	int fd;
 	volatile int stop;
+	FILE *timeline;
+	uint64_t t0_ns;
 	uint64_t hist[HIST_BUCKETS];
 	uint64_t batches, lost, thrash;
 	pthread_t thread;
@@ -73,6 +82,14 @@ static const struct {
 	{ "thrash_throttled", UVM_COUNTER_THRASH_THROTTLED },
 	{ "thrash_pinned", UVM_COUNTER_THRASH_PINNED },
 	{ "cpu_faults", UVM_COUNTER_CPU_FAULTS },
+	{ "prefetch_used_pages", UVM_COUNTER_PREFETCH_USED_PAGES },
+};
+
+/* Indexes of counters[] the figures below are computed from. */
+enum {
+	C_FAULTS, C_BATCHES, C_BATCH_PAGES, C_PREFETCHED, C_H2D_PAGES, C_H2D_BYTES,
+	C_D2H_PAGES, C_D2H_BYTES, C_D2D_PAGES, C_D2D_BYTES, C_EVICTIONS,
+	C_CPU_FAULTS = 17, C_PREFETCH_USED,
 };
 #define NCOUNTERS (sizeof(counters) / sizeof(counters[0]))
 
@@ -82,7 +99,7 @@ static void usage(FILE *f)
 		"usage: uvm-exp list\n"
 		"       uvm-exp run WORKLOAD [--size S] [--iters N] [--device D]\n"
 		"                            [--oversub R] [--policy K=V,...] [--seed N]\n"
-		"                            [--json FILE]\n"
+		"                            [--json FILE] [--cost K=V,...] [--timeline FILE]\n"
 		"       uvm-exp sweep FILE [--out DIR]   (docs/experiments.md)\n"
 		"  --size S      working set, bytes with K, M or G (default 32M)\n"
 		"  --iters N     kernel passes, 1..100000 (default 3)\n"
@@ -93,7 +110,11 @@ static void usage(FILE *f)
 		"                batch=N, prefetch=none|density[:PCT]|sequential[:PAGES],\n"
 		"                thrash=none|throttle[:US]|pin[:MS]\n"
 		"  --seed N      the workload's data and access seed (default 1)\n"
-		"  --json FILE   the run as one JSON object\n");
+		"  --json FILE   the run as one JSON object\n"
+		"  --cost P      cost model parameters, NAME=VALUE,... (batch_us,\n"
+		"                page_us, h2d_GBps, d2h_GBps, d2d_GBps, cpu_fault_us,\n"
+		"                evict_us; defaults measured on an H100)\n"
+		"  --timeline F  every migration and eviction as CSV lines\n");
 }
 
 /* A usage error: say it, return exit status 2. */
@@ -143,7 +164,10 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	char *end;
 	int i;
 
+	const char *cbad = NULL;
+
 	*o = (struct opts){ .size = 32 * MIB, .iters = 3, .oversub = 1.0, .seed = 1 };
+	exp_cost_default(&o->cost);
 	if (argc < 3)
 		return bad("run needs a workload (uvm-exp list names them)");
 	o->workload = argv[2];
@@ -181,6 +205,13 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			o->seed = v;
 		} else if (!strcmp(a, "--json")) {
 			o->json = v1;
+		} else if (!strcmp(a, "--timeline")) {
+			o->timeline = v1;
+		} else if (!strcmp(a, "--cost")) {
+			if (exp_cost_parse(&o->cost, v1, &cbad))
+				return bad("--cost: bad item '%s' (NAME=VALUE: batch_us, "
+					   "page_us, h2d_GBps, d2h_GBps, d2d_GBps, "
+					   "cpu_fault_us, evict_us; positive)", cbad);
 		} else {
 			return bad("unknown option '%s'", a);
 		}
@@ -199,6 +230,38 @@ static unsigned int bucket(uint32_t pages)
 	return b;
 }
 
+static const char *const causes[] = {
+	"user", "cpu_fault", "device_fault", "eviction", "prefetch", "thrashing",
+	"collapse",
+};
+
+/* Where a migration went: h2d, d2h, d2d or h2h. */
+static const char *direction(const struct uvm_event_migrate *m)
+{
+	static const char *const dir[2][2] = { { "h2h", "h2d" }, { "d2h", "d2d" } };
+
+	return dir[m->src_type == UVM_EVENT_LOC_DEVICE][m->dst_type == UVM_EVENT_LOC_DEVICE];
+}
+
+/* t_s,kind,cause,bytes,duration_us: one migration or eviction. */
+static void timeline_line(struct reader *rd, const struct uvm_event *e)
+{
+	double t;
+
+	if (!rd->timeline || e->hdr.timestamp_ns < rd->t0_ns)
+		return;
+	t = (double)(e->hdr.timestamp_ns - rd->t0_ns) * 1e-9;
+	if (e->hdr.type == UVM_EVENT_EVICT)
+		fprintf(rd->timeline, "%.6f,evict,eviction,%" PRIu64 ",%.1f\n", t,
+			(uint64_t)e->u.evict.bytes, e->u.evict.duration_ns / 1e3);
+	else
+		fprintf(rd->timeline, "%.6f,%s,%s,%" PRIu64 ",%.1f\n", t,
+			direction(&e->u.migrate),
+			e->u.migrate.cause < sizeof(causes) / sizeof(causes[0]) ?
+			causes[e->u.migrate.cause] : "other",
+			(uint64_t)e->u.migrate.bytes, e->u.migrate.duration_ns / 1e3);
+}
+
 static void reader_take(struct reader *rd, const struct uvm_event *e, int n)
 {
 	int i;
@@ -211,6 +274,10 @@ static void reader_take(struct reader *rd, const struct uvm_event *e, int n)
 			break;
 		case UVM_EVENT_THRASH:
 			rd->thrash++;
+			break;
+		case UVM_EVENT_MIGRATE:
+		case UVM_EVENT_EVICT:
+			timeline_line(rd, &e[i]);
 			break;
 		case UVM_EVENT_OVERFLOW:
 			rd->lost += e[i].u.overflow.lost;
@@ -241,11 +308,18 @@ static void *reader_main(void *arg)
 	return NULL;
 }
 
-static int reader_start(struct uvm_context *ctx, struct reader *rd)
+static int reader_start(struct uvm_context *ctx, struct reader *rd, FILE *timeline,
+			uint64_t t0_ns)
 {
 	uint64_t types = (1ULL << UVM_EVENT_FAULT_BATCH) | (1ULL << UVM_EVENT_THRASH);
 
 	memset(rd, 0, sizeof(*rd));
+	rd->timeline = timeline;
+	rd->t0_ns = t0_ns;		/* the timeline's zero */
+	if (timeline) {
+		types |= (1ULL << UVM_EVENT_MIGRATE) | (1ULL << UVM_EVENT_EVICT);
+		fprintf(timeline, "t_s,kind,cause,bytes,duration_us\n");
+	}
 	rd->fd = uvm_events_open(ctx, types, 65536, 0);
 	if (rd->fd < 0)
 		return rd->fd;
@@ -306,6 +380,7 @@ static int set_cap(struct uvm_context *ctx, const struct opts *o,
 
 struct result {
 	double wall;
+	double modelled;
 	uint64_t footprint;
 	uint64_t cap;
 	uint64_t delta[NCOUNTERS];
@@ -330,7 +405,15 @@ static void print_json(FILE *f, const struct opts *o, const struct result *r)
 		r->delta[0] - r->delta[2]);
 	for (i = 0; i < HIST_BUCKETS; i++)
 		fprintf(f, "%s%" PRIu64, i ? "," : "", r->rd.hist[i]);
-	fprintf(f, "],\"events_lost\":%" PRIu64 "}\n", r->rd.lost);
+	fprintf(f, "],\"events_lost\":%" PRIu64 ",\"modelled_s\":%.9f,", r->rd.lost,
+		r->modelled);
+	if (r->delta[C_PREFETCHED])
+		fprintf(f, "\"prefetch_accuracy\":%.6f,",
+			(double)r->delta[C_PREFETCH_USED] / r->delta[C_PREFETCHED]);
+	else
+		fprintf(f, "\"prefetch_accuracy\":null,");
+	exp_cost_json(f, &o->cost);
+	fprintf(f, "}\n");
 }
 
 static void print_text(const struct opts *o, const struct result *r)
@@ -342,7 +425,11 @@ static void print_text(const struct opts *o, const struct result *r)
 	       o->oversub, r->cap >> 20, o->policy ? ", policy " : "",
 	       o->policy ? o->policy : "", r->status, r->wall);
 	for (i = 0; i < NCOUNTERS; i++)
-		printf("  %-18s %" PRIu64 "\n", counters[i].name, r->delta[i]);
+		printf("  %-20s %" PRIu64 "\n", counters[i].name, r->delta[i]);
+	printf("  modelled_s           %.6f\n", r->modelled);
+	if (r->delta[C_PREFETCHED])
+		printf("  prefetch_accuracy    %.3f\n",
+		       (double)r->delta[C_PREFETCH_USED] / r->delta[C_PREFETCHED]);
 	printf("  batch pages (log2 buckets from 1):");
 	for (i = 0; i < HIST_BUCKETS; i++)
 		printf(" %" PRIu64, r->rd.hist[i]);
@@ -360,6 +447,19 @@ static void read_counters(struct uvm_context *ctx, uint64_t *out)
 	uvm_stats(ctx, UVM_STATS_SCOPE_CONTEXT, all, 64);
 	for (i = 0; i < NCOUNTERS; i++)
 		out[i] = all[counters[i].idx];
+}
+
+/* The run's counts priced by the cost model. */
+static double modelled(const struct opts *o, const uint64_t *d)
+{
+	struct exp_cost_counts n = {
+		.fault_batches = d[C_BATCHES], .fault_batch_pages = d[C_BATCH_PAGES],
+		.h2d_bytes = d[C_H2D_BYTES], .d2h_bytes = d[C_D2H_BYTES],
+		.d2d_bytes = d[C_D2D_BYTES], .cpu_faults = d[C_CPU_FAULTS],
+		.evictions = d[C_EVICTIONS],
+	};
+
+	return exp_cost_time(&o->cost, &n);
 }
 
 /* The measured part: every pass on the stream, then wait for it. */
@@ -388,7 +488,7 @@ static int cmd_run(int argc, char **argv)
 	struct opts o;
 	unsigned int i;
 	int ret, st = 0;
-	FILE *jf;
+	FILE *jf, *tl = NULL;
 	double t0;
 
 	ret = parse_args(argc, argv, &o);
@@ -420,9 +520,18 @@ static int cmd_run(int argc, char **argv)
 	}
 	r.footprint = er.footprint;
 	ret = set_cap(ctx, &o, er.footprint, &r.cap);
-	if (!ret && reader_start(ctx, &r.rd))
+	if (!ret && o.timeline) {
+		tl = fopen(o.timeline, "w");
+		if (!tl) {
+			fprintf(stderr, "uvm-exp: %s: %s\n", o.timeline, strerror(errno));
+			ret = 2;
+		}
+	}
+	if (!ret && reader_start(ctx, &r.rd, tl, (uint64_t)(now() * 1e9)))
 		ret = 1;
 	if (ret) {
+		if (tl)
+			fclose(tl);
 		w->teardown(&er);
 		return ret;
 	}
@@ -432,8 +541,11 @@ static int cmd_run(int argc, char **argv)
 	r.wall = now() - t0;
 	read_counters(ctx, after);
 	reader_stop(&r.rd);
+	if (tl)
+		fclose(tl);
 	for (i = 0; i < NCOUNTERS; i++)
 		r.delta[i] = after[i] - before[i];
+	r.modelled = modelled(&o, r.delta);
 	if (!ret)
 		ret = w->verify(&er);
 	if (ret) {
