@@ -12,6 +12,9 @@ const struct exp_workload *const exp_workloads[] = {
 	&exp_wl_gather,
 	&exp_wl_stencil2d,
 	&exp_wl_pingpong,
+	&exp_wl_scatter,
+	&exp_wl_gather_zipf,
+	&exp_wl_scatter_zipf,
 };
 
 const unsigned int exp_nworkloads = sizeof(exp_workloads) / sizeof(exp_workloads[0]);
