@@ -16,6 +16,7 @@ const struct exp_workload *const exp_workloads[] = {
 	&exp_wl_gather_zipf,
 	&exp_wl_scatter_zipf,
 	&exp_wl_stencil3d,
+	&exp_wl_matmul,
 };
 
 const unsigned int exp_nworkloads = sizeof(exp_workloads) / sizeof(exp_workloads[0]);
