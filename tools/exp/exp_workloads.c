@@ -17,6 +17,7 @@ const struct exp_workload *const exp_workloads[] = {
 	&exp_wl_scatter_zipf,
 	&exp_wl_stencil3d,
 	&exp_wl_matmul,
+	&exp_wl_spmv,
 };
 
 const unsigned int exp_nworkloads = sizeof(exp_workloads) / sizeof(exp_workloads[0]);
