@@ -18,6 +18,7 @@ const struct exp_workload *const exp_workloads[] = {
 	&exp_wl_stencil3d,
 	&exp_wl_matmul,
 	&exp_wl_spmv,
+	&exp_wl_bfs,
 };
 
 const unsigned int exp_nworkloads = sizeof(exp_workloads) / sizeof(exp_workloads[0]);
