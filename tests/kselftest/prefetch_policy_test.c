@@ -198,6 +198,49 @@ TEST_F(pf, density_brings_the_block_a_batch_mostly_covers)
 	EXPECT_EQ(0, uvm_check(self->m, self->len, 5));
 }
 
+/*
+ * Prefetch accuracy (UVM_STAT_PREFETCH_USED_PAGES): a prefetched page
+ * counts once, at the first device access that uses it on the device it
+ * was prefetched to; one that leaves the device first never counts.
+ */
+TEST_F(pf, prefetch_used_pages_count_first_uses_only)
+{
+	uint32_t pages[BLK_PAGES], rest[BLK_PAGES];
+	uint64_t p0, u0, pre;
+	size_t n, k = 0;
+	uint32_t i;
+
+	ASSERT_EQ(0, perf_set_prefetch(self->fd, UVM_PREFETCH_DENSITY, 51, 512));
+	ASSERT_EQ(0, perf_set_batch(self->fd, BLK_PAGES));
+	/* Block 0: 60 % faulted, the rest prefetched, then all read twice. */
+	n = spread(pages, 0, 6);
+	p0 = dstat(self->fd, UVM_STAT_FAULT_PREFETCH_PAGES);
+	u0 = dstat(self->fd, UVM_STAT_PREFETCH_USED_PAGES);
+	ASSERT_EQ(0, read_pages(self->fd, self->dev, self->m, pages, n, 5));
+	pre = dstat(self->fd, UVM_STAT_FAULT_PREFETCH_PAGES) - p0;
+	EXPECT_EQ(BLK_PAGES - n, pre);
+	EXPECT_EQ(0, dstat(self->fd, UVM_STAT_PREFETCH_USED_PAGES) - u0);
+	for (i = 0; i < BLK_PAGES; i++)
+		if ((i * 7) % 10 >= 6)
+			rest[k++] = i;
+	ASSERT_EQ(BLK_PAGES - n, k);
+	ASSERT_EQ(0, read_pages(self->fd, self->dev, self->m, rest, k / 2, 5));
+	EXPECT_EQ(k / 2, dstat(self->fd, UVM_STAT_PREFETCH_USED_PAGES) - u0);
+	ASSERT_EQ(0, read_pages(self->fd, self->dev, self->m, rest, k, 5));
+	EXPECT_EQ(k, dstat(self->fd, UVM_STAT_PREFETCH_USED_PAGES) - u0);
+
+	/* Block 1: prefetched pages sent home before any use never count. */
+	n = spread(pages, BLK_PAGES, 6);
+	ASSERT_EQ(0, read_pages(self->fd, self->dev, self->m, pages, n, 5));
+	u0 = dstat(self->fd, UVM_STAT_PREFETCH_USED_PAGES);
+	ASSERT_EQ(0, uvm_prefetch(self->fd, self->m + BLK, BLK, UVM_LOC_HOST_NUMA, 0));
+	for (i = 0; i < k; i++)
+		rest[i] += BLK_PAGES;
+	ASSERT_EQ(0, read_pages(self->fd, self->dev, self->m, rest, k, 5));
+	EXPECT_EQ(0, dstat(self->fd, UVM_STAT_PREFETCH_USED_PAGES) - u0);
+	EXPECT_EQ(0, uvm_check(self->m, self->len, 5));
+}
+
 TEST_F(pf, density_leaves_the_block_a_batch_covers_less_than_threshold)
 {
 	uint32_t pages[BLK_PAGES];
