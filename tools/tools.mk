@@ -6,8 +6,8 @@
 #
 # uvm-smi and uvm-stat speak the module's uapi directly (no libuvm): they
 # must work, and say what is wrong, on a machine where only the module is
-# installed. uvm-exp runs workloads, so it links libuvm (not installed
-# yet: `make install` installs the first two).
+# installed. uvm-exp runs workloads, so it links libuvm (`make install`
+# links it again against the installed one: mk/install.mk).
 
 TOOLS_DIR	:= $(TOP)/tools
 TOOLS_OUT	:= $(BUILD)/tools
