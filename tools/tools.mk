@@ -52,3 +52,25 @@ tools-clean:
 
 # Keep the objects (pattern-rule intermediates) so rebuilds stay incremental.
 .PRECIOUS: $(TOOLS_OUT)/obj/%.o
+
+# uvm-trace records a program's event stream to a trace file and reads
+# traces (docs/trace-format.md). It speaks the uapi (no libuvm) and needs
+# zlib.
+TRACE_DIR	:= $(TOOLS_DIR)/trace
+TRACE_BIN	:= $(TOOLS_OUT)/uvm-trace
+TRACE_OBJS	:= $(patsubst $(TRACE_DIR)/%.c,$(TOOLS_OUT)/obj/trace/%.o,\
+		     $(sort $(wildcard $(TRACE_DIR)/*.c)))
+
+tools: $(TRACE_BIN)
+
+$(TOOLS_OUT)/obj/trace/%.o: $(TRACE_DIR)/%.c $(wildcard $(TRACE_DIR)/*.h) $(TOOLS_DIR)/tools.mk
+	@mkdir -p $(@D)
+	$(CC) $(TOOLS_CFLAGS) -I$(TOOLS_DIR) -DUT_UVM_VERSION='"$(UVM_VERSION)"' -c -o $@ $<
+
+$(TRACE_BIN): $(TRACE_OBJS) $(TOOLS_COMMON)
+	$(CC) -o $@ $^ -lz
+
+# tools/tests/trace_record_check.vm runs it.
+$(BUILD)/tests/trace_record_check: $(TRACE_BIN)
+
+-include $(wildcard $(TOOLS_OUT)/obj/trace/*.d)
