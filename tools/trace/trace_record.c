@@ -87,6 +87,24 @@ static int usage_error(const char *fmt, ...)
 	return TR_EXIT_USAGE;
 }
 
+/* Is @pid there, and not a zombie? */
+static int alive(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
+}
+
 static int parse_pid(const char *s, pid_t *pid)
 {
 	char *end;
@@ -144,7 +162,7 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 		return usage_error("nothing to record: give -- CMD or -p PID");
 	if (o->cmd && o->pid)
 		return usage_error("-p and a command: one or the other");
-	if (o->pid && kill(o->pid, 0) && errno == ESRCH)
+	if (o->pid && !alive(o->pid))
 		return usage_error("-p: no process %d", (int)o->pid);
 	return 0;
 }
@@ -365,7 +383,7 @@ static int follow_pid(struct rec_state *s)
 {
 	struct pollfd p = { .fd = s->stream, .events = POLLIN };
 
-	while (!rec_signal && !(kill(s->root, 0) && errno == ESRCH)) {
+	while (!rec_signal && alive(s->root)) {
 		poll(&p, 1, 50);
 		drain(s);
 	}
