@@ -34,12 +34,17 @@ struct uvm_device_info;
  * @io_pfn_end: one past the last; equal to @io_pfn_start (both 0) for a
  *	device whose memory is RAM (emulated).
  * @pool: the device memory allocator.
- * @lru_lock: protects @lru, @bds, @dying, @evict_allocs, @evict_count
- *	      and the struct uvm_evict_info of the chunks on @lru.
+ * @lru_lock: protects @lru, @bds, @dying, @evict_allocs, @evict_count,
+ *	      @evict_epoch, @evict_hits, @evict_chunks and the struct
+ *	      uvm_evict_info of the chunks on @lru.
  * @lru: struct uvm_block_dev that hold a chunk of this device's memory for
  *	managed data, least recently accessed first (uvm_evict.c).
  * @evict_allocs: chunks allocated for managed data so far (their order).
- * @evict_count: chunks evicted so far (the aging epoch of LFU counts).
+ * @evict_count: chunks evicted so far.
+ * @evict_epoch: the aging epoch of the chunks' access counts (LFU): each
+ *		 halves them (uvm_evict.c, evict_age()).
+ * @evict_hits: the chunks' access counts summed, about (halved with them).
+ * @evict_chunks: chunks on @lru.
  * @bds: every struct uvm_block_dev of this device (chunk or not), for
  *	 the unbind's sweep of device mappings (uvm_evict_unmap_all()).
  * @dying: set when unregistering: no new managed chunks, all are evicted.
@@ -65,6 +70,9 @@ struct uvm_device {
 	bool dying;
 	u64 evict_allocs;
 	u64 evict_count;
+	u32 evict_epoch;
+	u32 evict_chunks;
+	u64 evict_hits;
 	struct uvm_counters counters;
 };
 

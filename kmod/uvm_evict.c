@@ -45,7 +45,22 @@
 /* The aging epoch of @udev's access counts; lru_lock held. */
 static u32 evict_epoch(const struct uvm_device *udev)
 {
-	return div_u64(udev->evict_count, UVM_EVICT_AGING_EVICTIONS);
+	return udev->evict_epoch;
+}
+
+/* Halve every access count of @udev (lazily: uvm_evict_hits_now()). */
+static void evict_age(struct uvm_device *udev)
+{
+	udev->evict_epoch++;
+	udev->evict_hits >>= 1;
+}
+
+/* One access more on @udev: age the counts once they average too much. */
+static void evict_count_hit(struct uvm_device *udev)
+{
+	if (++udev->evict_hits >
+	    (u64)UVM_EVICT_AGING_MEAN * max_t(u32, udev->evict_chunks, 1))
+		evict_age(udev);
 }
 
 /**
@@ -65,6 +80,7 @@ void uvm_lru_touch(struct uvm_block_dev *bd)
 		bd->evict.hits = min_t(u32, uvm_evict_hits_now(&bd->evict, epoch),
 				       U32_MAX - 1) + 1;
 		bd->evict.epoch = epoch;
+		evict_count_hit(udev);
 	}
 	spin_unlock(&udev->lru_lock);
 }
@@ -148,7 +164,13 @@ void uvm_lru_remove(struct uvm_block_dev *bd)
 	struct uvm_device *udev = bd->udev;
 
 	spin_lock(&udev->lru_lock);
-	list_del_init(&bd->lru);
+	if (!list_empty(&bd->lru)) {
+		list_del_init(&bd->lru);
+		udev->evict_chunks--;
+		udev->evict_hits -= min_t(u64, udev->evict_hits,
+					  uvm_evict_hits_now(&bd->evict,
+							     evict_epoch(udev)));
+	}
 	spin_unlock(&udev->lru_lock);
 }
 
@@ -306,7 +328,8 @@ static s64 evict_one(struct uvm_device *udev, struct uvm_managed *mgd,
 	uvm_block_put(block);
 	if (freed > 0) {
 		spin_lock(&udev->lru_lock);
-		udev->evict_count++;
+		if (!(++udev->evict_count % UVM_EVICT_AGING_EVICTIONS))
+			evict_age(udev);
 		spin_unlock(&udev->lru_lock);
 	}
 	return freed;
@@ -447,6 +470,8 @@ int uvm_evict_alloc_chunk(struct uvm_block_dev *bd, struct uvm_svc_clock *clk)
 		.epoch = evict_epoch(udev),
 	};
 	list_add_tail(&bd->lru, &udev->lru);
+	udev->evict_chunks++;
+	evict_count_hit(udev);
 	spin_unlock(&udev->lru_lock);
 	return 0;
 

@@ -66,8 +66,14 @@ extern const struct uvm_evict_policy uvm_evict_random;
 /* Indexed by UVM_EVICT_* (uvm_perf.c). */
 extern const struct uvm_evict_policy *const uvm_evict_policies[];
 
-/* Accesses aged by half every this many evictions on a device (LFU). */
+/*
+ * Access counts (LFU) halve every this many evictions on a device, and
+ * whenever they average more than UVM_EVICT_AGING_MEAN a chunk: a count
+ * is then a decaying frequency, and a chunk hot long ago (a finished tile
+ * of a blocked multiply) cannot outweigh one being filled now.
+ */
 #define UVM_EVICT_AGING_EVICTIONS	16
+#define UVM_EVICT_AGING_MEAN		256
 
 /* @info's access count as of @epoch. */
 static inline u32 uvm_evict_hits_now(const struct uvm_evict_info *info,
