@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "exp_kernel.h"
 
@@ -41,6 +42,63 @@ int exp_launch(struct exp_run *r, void *w)
 		return -EIO;
 	}
 	return 0;
+}
+
+/* A chunked kernel of one pass (exp_launch_pass()). */
+struct pass_kernel {
+	struct chunked *k;
+	unsigned int *slot;
+	unsigned int pass;
+};
+
+static int pass_emit(void *arg, uint64_t step, struct uvm_device_access_op *ops,
+		     unsigned int max)
+{
+	struct pass_kernel *p = arg;
+
+	if (!step)
+		*p->slot = p->pass;
+	return chunked_emit(p->k, step, ops, max);
+}
+
+static void pass_done(void *arg, int status, const struct uvm_kernel_stats *st)
+{
+	(void)status;
+	(void)st;
+	free(arg);
+}
+
+int exp_launch_pass(struct exp_run *r, struct chunked *k, unsigned int *slot,
+		    unsigned int pass)
+{
+	struct pass_kernel *p = calloc(1, sizeof(*p));
+	struct uvm_kernel uk = { .emit = pass_emit, .done = pass_done, .arg = p };
+	cudaError_t e;
+
+	if (!p)
+		return -ENOMEM;
+	*p = (struct pass_kernel){ .k = k, .slot = slot, .pass = pass };
+	e = uvmLaunchKernel(&uk, r->device, r->stream);
+	if (e) {
+		free(p);
+		snprintf(r->error, sizeof(r->error), "uvmLaunchKernel: %s",
+			 cudaGetErrorString(e));
+		return -EIO;
+	}
+	return 0;
+}
+
+void exp_grid_init(const struct exp_run *r, uint64_t *grid0, uint64_t *ref0,
+		   uint64_t *grid1, size_t cells)
+{
+	size_t i;
+
+	for (i = 0; i < cells; i++) {
+		uint64_t seed = r->seed + i;
+
+		grid0[i] = ref0[i] = exp_rand(&seed) & 0xffff;
+		grid1[i] = 0;
+	}
 }
 
 /* The run's footprint counts the 2 MiB blocks the allocation spans. */

@@ -62,6 +62,16 @@ static inline struct uvm_device_access_op op(const void *addr, uint64_t len,
 
 /* Launch the chunked kernel @w on the run's stream: 0 or -EIO (said). */
 int exp_launch(struct exp_run *r, void *w);
+/*
+ * The same for a kernel of pass @pass of a workload whose kernels differ
+ * by pass (grids swapped): *@slot becomes @pass at the kernel's step 0,
+ * once the stream's previous kernel has ended. 0, -ENOMEM or -EIO (said).
+ */
+int exp_launch_pass(struct exp_run *r, struct chunked *k, unsigned int *slot,
+		    unsigned int pass);
+/* Cells of two grids and a reference copy: seeded 16-bit values, zeros. */
+void exp_grid_init(const struct exp_run *r, uint64_t *grid0, uint64_t *ref0,
+		   uint64_t *grid1, size_t cells);
 /* Managed memory counted in @r->footprint; NULL (said) on failure. */
 void *exp_managed(struct exp_run *r, size_t bytes);
 void exp_release(void *p);

@@ -84,33 +84,10 @@ static int stencil_writes(void *w, uint64_t chunk, struct uvm_device_access_op *
 	return (int)k;
 }
 
-/* The kernel of pass @pass: its emit() learns the pass at step 0. */
-struct stencil_pass {
-	struct stencil *s;
-	unsigned int pass;
-};
-
-static int stencil_emit(void *arg, uint64_t step, struct uvm_device_access_op *ops,
-			unsigned int max)
-{
-	struct stencil_pass *p = arg;
-
-	if (!step)
-		p->s->pass = p->pass;
-	return chunked_emit(p->s, step, ops, max);
-}
-
-static void stencil_pass_done(void *arg, int status, const struct uvm_kernel_stats *st)
-{
-	(void)status;
-	(void)st;
-	free(arg);
-}
-
 static int stencil_setup(struct exp_run *r)
 {
 	struct stencil *s = calloc(1, sizeof(*s));
-	size_t i, cells;
+	size_t cells;
 
 	if (!s)
 		return -ENOMEM;
@@ -142,36 +119,18 @@ static int stencil_setup(struct exp_run *r)
 	s->grid[1] = s->grid[0] ? exp_managed(r, cells * 8) : NULL;
 	if (!s->grid[1])
 		return -ENOMEM;
-	for (i = 0; i < cells; i++) {
-		uint64_t seed = r->seed + i;
-
-		s->grid[0][i] = s->ref[0][i] = exp_rand(&seed) & 0xffff;
-		s->grid[1][i] = 0;
-	}
+	exp_grid_init(r, s->grid[0], s->ref[0], s->grid[1], cells);
 	return 0;
 }
 
 static int stencil_iterate(struct exp_run *r, unsigned int iter)
 {
 	struct stencil *s = r->priv;
-	struct stencil_pass *p = calloc(1, sizeof(*p));
-	struct uvm_kernel k = { .emit = stencil_emit, .done = stencil_pass_done };
-	cudaError_t e;
+	int ret = exp_launch_pass(r, &s->k, &s->pass, iter);
 
-	if (!p)
-		return -ENOMEM;
-	p->s = s;
-	p->pass = iter;
-	k.arg = p;
-	e = uvmLaunchKernel(&k, r->device, r->stream);
-	if (e) {
-		free(p);
-		snprintf(r->error, sizeof(r->error), "uvmLaunchKernel: %s",
-			 cudaGetErrorString(e));
-		return -EIO;
-	}
-	s->passes_launched = iter + 1;
-	return 0;
+	if (!ret)
+		s->passes_launched = iter + 1;
+	return ret;
 }
 
 /* The same passes on the CPU, outside managed memory. */

@@ -112,29 +112,6 @@ static int s3_writes(void *w, uint64_t chunk, struct uvm_device_access_op *ops)
 	return (int)k;
 }
 
-/* The kernel of pass @pass: its emit() learns the pass at step 0. */
-struct s3_pass {
-	struct stencil3 *s;
-	unsigned int pass;
-};
-
-static int s3_emit(void *arg, uint64_t step, struct uvm_device_access_op *ops,
-		   unsigned int max)
-{
-	struct s3_pass *p = arg;
-
-	if (!step)
-		p->s->pass = p->pass;
-	return chunked_emit(p->s, step, ops, max);
-}
-
-static void s3_pass_done(void *arg, int status, const struct uvm_kernel_stats *st)
-{
-	(void)status;
-	(void)st;
-	free(arg);
-}
-
 /*
  * Rows a step holds: a slab of p planes loads (p + 2) n rows, a band of
  * b rows of one plane 3b + 2: the largest box that fits STEP_MAX.
@@ -178,7 +155,7 @@ static int s3_alloc(struct exp_run *r, struct stencil3 *s)
 static int s3_setup(struct exp_run *r)
 {
 	struct stencil3 *s = calloc(1, sizeof(*s));
-	size_t i, cells;
+	size_t cells;
 	int ret;
 
 	if (!s)
@@ -199,36 +176,18 @@ static int s3_setup(struct exp_run *r)
 	if (ret)
 		return ret;
 	cells = s->n * s->n * s->n;
-	for (i = 0; i < cells; i++) {
-		uint64_t seed = r->seed + i;
-
-		s->grid[0][i] = s->ref[0][i] = exp_rand(&seed) & 0xffff;
-		s->grid[1][i] = 0;
-	}
+	exp_grid_init(r, s->grid[0], s->ref[0], s->grid[1], cells);
 	return 0;
 }
 
 static int s3_iterate(struct exp_run *r, unsigned int iter)
 {
 	struct stencil3 *s = r->priv;
-	struct s3_pass *p = calloc(1, sizeof(*p));
-	struct uvm_kernel k = { .emit = s3_emit, .done = s3_pass_done };
-	cudaError_t e;
+	int ret = exp_launch_pass(r, &s->k, &s->pass, iter);
 
-	if (!p)
-		return -ENOMEM;
-	p->s = s;
-	p->pass = iter;
-	k.arg = p;
-	e = uvmLaunchKernel(&k, r->device, r->stream);
-	if (e) {
-		free(p);
-		snprintf(r->error, sizeof(r->error), "uvmLaunchKernel: %s",
-			 cudaGetErrorString(e));
-		return -EIO;
-	}
-	s->passes_launched = iter + 1;
-	return 0;
+	if (!ret)
+		s->passes_launched = iter + 1;
+	return ret;
 }
 
 /* Cell (z, y, x) of @g, 0 outside the grid. */
