@@ -87,22 +87,34 @@ static int usage_error(const char *fmt, ...)
 	return TR_EXIT_USAGE;
 }
 
-/* Is @pid there, and not a zombie? */
-static int alive(pid_t pid)
+/*
+ * What follows the command name in /proc/@pid/stat (" S ppid ..."), in
+ * @buf; NULL if there is no such process.
+ */
+static const char *proc_stat(pid_t pid, char *buf, size_t len)
 {
-	char path[64], buf[512], *p;
+	char path[64], *p;
 	size_t n;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
 	f = fopen(path, "re");
 	if (!f)
-		return 0;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
+		return NULL;
+	n = fread(buf, 1, len - 1, f);
 	fclose(f);
 	buf[n] = 0;
 	p = strrchr(buf, ')');
-	return p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
+	return p && p[1] == ' ' ? p + 1 : NULL;
+}
+
+/* Is @pid there, and not a zombie? */
+static int alive(pid_t pid)
+{
+	char buf[512];
+	const char *p = proc_stat(pid, buf, sizeof(buf));
+
+	return p && p[1] != 'Z' && p[1] != 'X';
 }
 
 static int parse_pid(const char *s, pid_t *pid)
@@ -170,20 +182,11 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 /* The parent of @pid from /proc/<pid>/stat, or 0. */
 static pid_t parent_of(pid_t pid)
 {
-	char path[64], buf[512], *p;
-	size_t n;
-	FILE *f;
+	char buf[512];
+	const char *p = proc_stat(pid, buf, sizeof(buf));
 	int ppid = 0;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	f = fopen(path, "re");
-	if (!f)
-		return 0;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = 0;
-	p = strrchr(buf, ')');
-	if (!p || sscanf(p + 1, " %*c %d", &ppid) != 1)
+	if (!p || sscanf(p, " %*c %d", &ppid) != 1)
 		return 0;
 	return ppid;
 }
