@@ -188,6 +188,7 @@ static int run_one(const char *self, const char *dir, const unsigned int *ix,
 	char timeline[512];
 	const char *cost = axes[AX_COST].v[0];
 	const char *pol = axes[AX_POLICIES].v[ix[AX_POLICIES]];
+	struct timespec t0, t1;
 	FILE *in, *out;
 	int st;
 	pid_t pid;
@@ -198,6 +199,7 @@ static int run_one(const char *self, const char *dir, const unsigned int *ix,
 	snprintf(results, sizeof(results), "%s/results.jsonl", dir);
 	snprintf(seed, sizeof(seed), "%u", rep + 1);
 	snprintf(timeline, sizeof(timeline), "%s/timelines/run%u.csv", dir, k);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	pid = fork();
 	if (pid < 0)
 		return -errno;
@@ -219,6 +221,7 @@ static int run_one(const char *self, const char *dir, const unsigned int *ix,
 	}
 	if (waitpid(pid, &st, 0) < 0)
 		return -errno;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
 	in = fopen(json, "r");
 	if (!in || !fgets(line, sizeof(line), in)) {
 		if (in)
@@ -236,8 +239,11 @@ static int run_one(const char *self, const char *dir, const unsigned int *ix,
 	if (!out)
 		return -errno;
 	/* The key first, then the run's own fields. */
-	fprintf(out, "{\"key\":\"%s\",\"rep\":%u,\"timeline\":\"timelines/run%u.csv\",%s\n",
-		key, rep, k, line + 1);
+	/* run_s: the whole configuration (set-up, passes, check), as the sweep saw it. */
+	fprintf(out, "{\"key\":\"%s\",\"rep\":%u,\"run_s\":%.3f,"
+		"\"timeline\":\"timelines/run%u.csv\",%s\n", key, rep,
+		(double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9, k,
+		line + 1);
 	fclose(out);
 	return WIFEXITED(st) && !WEXITSTATUS(st) ? 0 : -EIO;
 }
