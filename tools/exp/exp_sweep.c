@@ -6,6 +6,7 @@
  * line appended to DIR/results.jsonl; runs already there are skipped, so
  * an interrupted sweep resumes where it stopped.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -176,6 +177,20 @@ static bool wants_timeline(const unsigned int *ix)
 	return true;
 }
 
+/*
+ * The run's timeline file, named after its key (every parameter), so
+ * sweeps of different files into one directory never share one.
+ */
+static void timeline_name(char *buf, size_t len, const char *key)
+{
+	size_t i, n = strlen("timelines/");
+
+	snprintf(buf, len, "timelines/%s.csv", key);
+	for (i = n; buf[i] && i + 4 < strlen(buf); i++)
+		if (!isalnum((unsigned char)buf[i]) && buf[i] != '.' && buf[i] != '-')
+			buf[i] = '_';
+}
+
 /* The run's id in results.jsonl: every parameter, one string. */
 static void run_key(char *buf, size_t len, const unsigned int *ix, unsigned int rep)
 {
@@ -234,10 +249,10 @@ static void exec_run(const char *self, const unsigned int *ix, char *policy,
 
 /* `uvm-exp run` of one configuration; its JSON line appended. 0: ok. */
 static int run_one(const char *self, const char *dir, const unsigned int *ix,
-		   const char *key, unsigned int rep, unsigned int k)
+		   const char *key, unsigned int rep)
 {
 	char policy[512], json[512], results[512], seed[24], line[8192];
-	char timeline[512];
+	char timeline[1024], name[600];
 	bool tl;
 	const char *pol = axes[AX_POLICIES].v[ix[AX_POLICIES]];
 	struct timespec t0, t1;
@@ -250,7 +265,8 @@ static int run_one(const char *self, const char *dir, const unsigned int *ix,
 	snprintf(json, sizeof(json), "%s/run.json", dir);
 	snprintf(results, sizeof(results), "%s/results.jsonl", dir);
 	snprintf(seed, sizeof(seed), "%u", rep + 1);
-	snprintf(timeline, sizeof(timeline), "%s/timelines/run%u.csv", dir, k);
+	timeline_name(name, sizeof(name), key);
+	snprintf(timeline, sizeof(timeline), "%s/%s", dir, name);
 	tl = wants_timeline(ix);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	pid = fork();
@@ -282,7 +298,7 @@ static int run_one(const char *self, const char *dir, const unsigned int *ix,
 	fprintf(out, "{\"key\":\"%s\",\"rep\":%u,\"run_s\":%.3f,", key, rep,
 		(double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9);
 	if (tl)
-		fprintf(out, "\"timeline\":\"timelines/run%u.csv\",", k);
+		fprintf(out, "\"timeline\":\"%s\",", name);
 	fprintf(out, "%s\n", line + 1);
 	fclose(out);
 	return WIFEXITED(st) && !WEXITSTATUS(st) ? 0 : -EIO;
@@ -344,7 +360,7 @@ int exp_sweep(const char *self, int argc, char **argv)
 			run_key(key, sizeof(key), ix, rep);
 			if (done_before(results, key))
 				continue;
-			ret = run_one(self, dir, ix, key, rep, k);
+			ret = run_one(self, dir, ix, key, rep);
 			failed += ret != 0;
 			ran++;
 			fprintf(stderr, "\ruvm-exp: %u/%u runs (%u failed), about %lds left ",
