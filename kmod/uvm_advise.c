@@ -16,6 +16,7 @@
 #include <linux/uaccess.h>
 
 #include "uvm_device.h"
+#include "uvm_event_records.h"
 #include "uvm_managed.h"
 
 static bool device_id_valid(s32 id)
@@ -152,8 +153,10 @@ int uvm_advise_ioctl(struct uvm_managed *mgd, struct uvm_advise *args)
 	else
 		ret = -EINVAL;
 	up_write(&mgd->lock);
-	if (!ret)
+	if (!ret) {
 		uvm_count(mgd, UVM_STAT_ADVISES, 1);
+		uvm_event_advise(mgd, args);
+	}
 	return ret;
 }
 

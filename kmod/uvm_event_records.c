@@ -137,3 +137,46 @@ void uvm_event_policy(struct uvm_managed *mgd, u32 set, u32 flags,
 	};
 	uvm_event_emit(mgd, &ev);
 }
+
+/* UVM_EVENT_ALLOC or UVM_EVENT_FREE of [@start, @end). */
+void uvm_event_range(struct uvm_managed *mgd, u16 type, unsigned long start,
+		     unsigned long end)
+{
+	struct uvm_event ev = { .hdr.type = type };
+
+	if (!uvm_event_wanted(&mgd->events, type))
+		return;
+	ev.u.alloc = (struct uvm_event_alloc){
+		.addr = start, .bytes = end - start,
+	};
+	uvm_event_emit(mgd, &ev);
+}
+
+void uvm_event_prefetch(struct uvm_managed *mgd,
+			const struct uvm_prefetch *args, int status)
+{
+	struct uvm_event ev = { .hdr.type = UVM_EVENT_PREFETCH };
+
+	if (!uvm_event_wanted(&mgd->events, UVM_EVENT_PREFETCH))
+		return;
+	ev.u.prefetch = (struct uvm_event_prefetch){
+		.addr = args->addr, .bytes = args->length,
+		.dst_type = args->dst.type, .dst_id = args->dst.id,
+		.status = status,
+	};
+	uvm_event_emit(mgd, &ev);
+}
+
+void uvm_event_advise(struct uvm_managed *mgd, const struct uvm_advise *args)
+{
+	struct uvm_event ev = { .hdr.type = UVM_EVENT_ADVISE };
+
+	if (!uvm_event_wanted(&mgd->events, UVM_EVENT_ADVISE))
+		return;
+	ev.u.advise = (struct uvm_event_advise){
+		.addr = args->addr, .bytes = args->length,
+		.advice = args->advice, .loc_type = args->loc.type,
+		.loc_id = args->loc.id,
+	};
+	uvm_event_emit(mgd, &ev);
+}

@@ -10,6 +10,8 @@
 #include <uapi/uvm.h>
 
 struct uvm_managed;
+struct uvm_prefetch;
+struct uvm_advise;
 
 void uvm_event_migrate(struct uvm_managed *mgd, unsigned long addr,
 		       unsigned int pages, int cause, u32 src_type, int src_id,
@@ -31,5 +33,10 @@ void uvm_event_remote_map(struct uvm_managed *mgd, unsigned long addr,
 			  unsigned int pages, u32 device, int target);
 void uvm_event_policy(struct uvm_managed *mgd, u32 set, u32 flags,
 		      const struct uvm_perf *now);
+void uvm_event_range(struct uvm_managed *mgd, u16 type, unsigned long start,
+		     unsigned long end);
+void uvm_event_prefetch(struct uvm_managed *mgd,
+			const struct uvm_prefetch *args, int status);
+void uvm_event_advise(struct uvm_managed *mgd, const struct uvm_advise *args);
 
 #endif /* __UVM_EVENT_RECORDS_H__ */

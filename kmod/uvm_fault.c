@@ -651,6 +651,7 @@ static void uvm_vm_close(struct vm_area_struct *vma)
 	uvm_managed_punch(mgd, vma->vm_start, vma->vm_end);
 	uvm_policy_remove(&mgd->policies, vma->vm_start, vma->vm_end);
 	up_write(&mgd->lock);
+	uvm_event_range(mgd, UVM_EVENT_FREE, vma->vm_start, vma->vm_end);
 }
 
 /* Managed ranges cannot move: their file offset is their address. */

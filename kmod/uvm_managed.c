@@ -30,6 +30,7 @@
 #include <linux/slab.h>
 
 #include "uvm_compat.h"
+#include "uvm_event_records.h"
 #include "uvm_managed.h"
 
 static const struct address_space_operations uvm_aops = {};
@@ -121,6 +122,7 @@ int uvm_managed_mmap(struct uvm_managed *mgd, struct vm_area_struct *vma)
 			 VM_SEQ_READ);
 	vma->vm_ops = &uvm_vm_ops;
 	vma->vm_private_data = mgd;
+	uvm_event_range(mgd, UVM_EVENT_ALLOC, vma->vm_start, vma->vm_end);
 	return 0;
 }
 

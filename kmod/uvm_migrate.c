@@ -31,6 +31,7 @@
 #include <linux/topology.h>
 
 #include "uvm_device.h"
+#include "uvm_event_records.h"
 #include "uvm_managed.h"
 #include "uvm_trace.h"
 
@@ -344,7 +345,9 @@ int uvm_prefetch_ioctl(struct uvm_managed *mgd, struct uvm_prefetch *args)
 				      &end);
 	if (ret)
 		return ret;
-	return prefetch_locked_range(mgd, start, end, &dst);
+	ret = prefetch_locked_range(mgd, start, end, &dst);
+	uvm_event_prefetch(mgd, args, ret);
+	return ret;
 }
 
 /* Drop every copy of the pages [first, last] of @block. */

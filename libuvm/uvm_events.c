@@ -27,6 +27,10 @@ static const char *const type_names[UVM_EVENT_COUNT] = {
 	[UVM_EVENT_READ_DUP] = "read_dup",
 	[UVM_EVENT_REMOTE_MAP] = "remote_map",
 	[UVM_EVENT_POLICY] = "policy",
+	[UVM_EVENT_ALLOC] = "alloc",
+	[UVM_EVENT_FREE] = "free",
+	[UVM_EVENT_PREFETCH] = "prefetch",
+	[UVM_EVENT_ADVISE] = "advise",
 };
 
 static const char *const cause_names[] = {
@@ -176,6 +180,22 @@ static int format_payload(const struct uvm_event *e, char *buf, size_t len)
 				e->u.policy.prefetch_policy,
 				e->u.policy.thrash_policy,
 				e->u.policy.fault_batch);
+	case UVM_EVENT_ALLOC:
+	case UVM_EVENT_FREE:
+		return snprintf(buf, len, " addr=0x%llx bytes=%llu",
+				e->u.alloc.addr, e->u.alloc.bytes);
+	case UVM_EVENT_PREFETCH:
+		return snprintf(buf, len, " addr=0x%llx bytes=%llu dst_type=%"
+				PRIu32 " dst_id=%" PRId32 " status=%" PRId32,
+				e->u.prefetch.addr, e->u.prefetch.bytes,
+				e->u.prefetch.dst_type, e->u.prefetch.dst_id,
+				e->u.prefetch.status);
+	case UVM_EVENT_ADVISE:
+		return snprintf(buf, len, " addr=0x%llx bytes=%llu advice=%"
+				PRIu32 " loc_type=%" PRIu32 " loc_id=%" PRId32,
+				e->u.advise.addr, e->u.advise.bytes,
+				e->u.advise.advice, e->u.advise.loc_type,
+				e->u.advise.loc_id);
 	}
 	return snprintf(buf, len, " ?");
 }

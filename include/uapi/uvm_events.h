@@ -26,7 +26,11 @@
 #define UVM_EVENT_READ_DUP		7	/* read duplicates made or collapsed */
 #define UVM_EVENT_REMOTE_MAP		8	/* pages a device mapped where they are */
 #define UVM_EVENT_POLICY		9	/* the VA space's policies changed */
-#define UVM_EVENT_COUNT			10
+#define UVM_EVENT_ALLOC			10	/* a managed range mapped */
+#define UVM_EVENT_FREE			11	/* a managed range (or part) unmapped */
+#define UVM_EVENT_PREFETCH		12	/* the program asked for a prefetch */
+#define UVM_EVENT_ADVISE		13	/* the program gave advice */
+#define UVM_EVENT_COUNT			14
 /* The default set: everything but the individual device faults. */
 #define UVM_EVENTS_DEFAULT		(((1ULL << UVM_EVENT_COUNT) - 1) & \
 					 ~(1ULL << UVM_EVENT_DEVICE_FAULT))
@@ -294,6 +298,67 @@ struct uvm_event_policy {
 };
 
 /**
+ * struct uvm_event_alloc - UVM_EVENT_ALLOC: a managed range was mapped
+ * (mmap of /dev/uvm: cudaMallocManaged).
+ * @addr: its start.
+ * @bytes: its length.
+ */
+struct uvm_event_alloc {
+	__u64 addr;
+	__u64 bytes;
+};
+
+/**
+ * struct uvm_event_free - UVM_EVENT_FREE: a managed range, or part of one,
+ * was unmapped (munmap, cudaFree, exit); its pages are gone.
+ * @addr: the start of the part unmapped.
+ * @bytes: its length.
+ */
+struct uvm_event_free {
+	__u64 addr;
+	__u64 bytes;
+};
+
+/**
+ * struct uvm_event_prefetch - UVM_EVENT_PREFETCH: UVM_IOCTL_PREFETCH
+ * (cudaMemPrefetchAsync) ran on a managed range; the pages it moved are
+ * the UVM_EVENT_MIGRATE records of cause UVM_EVENT_CAUSE_USER before it.
+ * @addr: the range's start.
+ * @bytes: its length.
+ * @dst_type: the destination's UVM_LOC_* (uapi/uvm.h), as asked.
+ * @dst_id: its id, as asked.
+ * @status: 0, or the negative errno the request failed with.
+ * @pad: zero.
+ */
+struct uvm_event_prefetch {
+	__u64 addr;
+	__u64 bytes;
+	__u32 dst_type;
+	__s32 dst_id;
+	__s32 status;
+	__u32 pad;
+};
+
+/**
+ * struct uvm_event_advise - UVM_EVENT_ADVISE: UVM_IOCTL_ADVISE
+ * (cudaMemAdvise) changed a range's policy.
+ * @addr: the range's start.
+ * @bytes: its length.
+ * @advice: UVM_ADVISE_* (cudaMemoryAdvise's values).
+ * @loc_type: the location's UVM_LOC_* (uapi/uvm.h), as asked.
+ * @loc_id: its id, as asked.
+ * @pad: zero.
+ */
+struct uvm_event_advise {
+	__u64 addr;
+	__u64 bytes;
+	__u32 advice;
+	__u32 loc_type;
+	__s32 loc_id;
+	__u32 pad;
+};
+
+/**
  * struct uvm_event_overflow - UVM_EVENT_OVERFLOW.
  * @lost: records lost since the last one read (the ring was full).
  */
@@ -319,6 +384,10 @@ struct uvm_event {
 		struct uvm_event_remote_map remote_map;
 		struct uvm_event_policy policy;
 		struct uvm_event_overflow overflow;
+		struct uvm_event_alloc alloc;
+		struct uvm_event_free free;
+		struct uvm_event_prefetch prefetch;
+		struct uvm_event_advise advise;
 		__u64 raw[12];
 	} u;
 };

@@ -467,7 +467,11 @@ int uvm_policy_cap_get(struct uvm_context *ctx, unsigned int device, uint64_t *b
 #define UVM_EVENT_TYPE_READ_DUP		7
 #define UVM_EVENT_TYPE_REMOTE_MAP	8
 #define UVM_EVENT_TYPE_POLICY		9
-#define UVM_EVENT_TYPE_COUNT		10
+#define UVM_EVENT_TYPE_ALLOC		10	/* a managed range mapped */
+#define UVM_EVENT_TYPE_FREE		11	/* a managed range (or part) unmapped */
+#define UVM_EVENT_TYPE_PREFETCH		12	/* a prefetch asked for */
+#define UVM_EVENT_TYPE_ADVISE		13	/* advice given */
+#define UVM_EVENT_TYPE_COUNT		14
 #define UVM_EVENT_RECORD_SIZE		128	/* bytes of every record */
 /* uvm_events_open() @flags: every VA space's events (CAP_PERFMON). */
 #define UVM_EVENTS_OPEN_ALL_SPACES	(1U << 0)

@@ -573,4 +573,72 @@ TEST_F(ev, cpu_fault_records_count_their_pages)
 	close(efd);
 }
 
+/* Find the first record of @type from @from on; its index or -1. */
+static int find_rec(int n, int from, unsigned int type)
+{
+	for (; from < n; from++)
+		if (recs[from].hdr.type == type)
+			return from;
+	return -1;
+}
+
+TEST_F(ev, allocations_prefetches_advice_and_frees_are_recorded)
+{
+	struct uvm_advise adv = {
+		.advice = UVM_ADVISE_SET_PREFERRED_LOCATION,
+		.loc = { .type = UVM_LOC_DEVICE, .id = self->dev },
+	};
+	size_t len = 4 * MIB;
+	int efd, n, a, p, v, f, i;
+	char *m;
+
+	efd = ev_open(self->fd, 4096, 0, 0);
+	ASSERT_LE(0, efd);
+	m = uvm_map(self->fd, len);
+	ASSERT_NE(NULL, m);
+	ASSERT_EQ(0, uvm_prefetch(self->fd, m, len, UVM_LOC_DEVICE, self->dev));
+	/* Refused before it looked at the range: not recorded. */
+	ASSERT_GT(0, uvm_prefetch(self->fd, m, len, UVM_LOC_DEVICE, 99));
+	adv.addr = (uintptr_t)m + MIB;
+	adv.length = MIB;
+	ASSERT_EQ(0, uvm_ioctl(self->fd, UVM_IOCTL_ADVISE, &adv));
+	ASSERT_EQ(0, munmap(m + 2 * MIB, 2 * MIB));
+	ASSERT_EQ(0, munmap(m, 2 * MIB));
+	n = ev_drain(efd);
+
+	a = find_rec(n, 0, UVM_EVENT_ALLOC);
+	ASSERT_LE(0, a);
+	EXPECT_EQ((uintptr_t)m, recs[a].u.alloc.addr);
+	EXPECT_EQ(len, recs[a].u.alloc.bytes);
+	p = find_rec(n, a, UVM_EVENT_PREFETCH);
+	ASSERT_LT(a, p);
+	EXPECT_EQ((uintptr_t)m, recs[p].u.prefetch.addr);
+	EXPECT_EQ(len, recs[p].u.prefetch.bytes);
+	EXPECT_EQ(UVM_LOC_DEVICE, recs[p].u.prefetch.dst_type);
+	EXPECT_EQ(self->dev, recs[p].u.prefetch.dst_id);
+	EXPECT_EQ(0, recs[p].u.prefetch.status);
+	/* The pages it moved come before it. */
+	for (i = a; i < p; i++)
+		if (recs[i].hdr.type == UVM_EVENT_MIGRATE)
+			break;
+	EXPECT_LT(i, p);
+	EXPECT_EQ(-1, find_rec(n, p + 1, UVM_EVENT_PREFETCH));
+	v = find_rec(n, p + 1, UVM_EVENT_ADVISE);
+	ASSERT_LT(p, v);
+	EXPECT_EQ(adv.addr, recs[v].u.advise.addr);
+	EXPECT_EQ(MIB, recs[v].u.advise.bytes);
+	EXPECT_EQ(UVM_ADVISE_SET_PREFERRED_LOCATION, recs[v].u.advise.advice);
+	EXPECT_EQ(UVM_LOC_DEVICE, recs[v].u.advise.loc_type);
+	EXPECT_EQ(self->dev, recs[v].u.advise.loc_id);
+	f = find_rec(n, v, UVM_EVENT_FREE);
+	ASSERT_LT(v, f);
+	EXPECT_EQ((uintptr_t)m + 2 * MIB, recs[f].u.free.addr);
+	EXPECT_EQ(2 * MIB, recs[f].u.free.bytes);
+	f = find_rec(n, f + 1, UVM_EVENT_FREE);
+	ASSERT_LT(v, f);
+	EXPECT_EQ((uintptr_t)m, recs[f].u.free.addr);
+	EXPECT_EQ(2 * MIB, recs[f].u.free.bytes);
+	close(efd);
+}
+
 TEST_HARNESS_MAIN

@@ -65,6 +65,16 @@ static const struct tr_field f_policy[] = {
 	PF(policy, set), PF(policy, flags), PF(policy, evict_policy),
 	PF(policy, prefetch_policy), PF(policy, thrash_policy), PF(policy, fault_batch),
 };
+static const struct tr_field f_alloc[] = { PF(alloc, addr), PF(alloc, bytes) };
+static const struct tr_field f_free[] = { PF(free, addr), PF(free, bytes) };
+static const struct tr_field f_prefetch[] = {
+	PF(prefetch, addr), PF(prefetch, bytes), PF(prefetch, dst_type),
+	PF(prefetch, dst_id), PF(prefetch, status),
+};
+static const struct tr_field f_advise[] = {
+	PF(advise, addr), PF(advise, bytes), PF(advise, advice),
+	PF(advise, loc_type), PF(advise, loc_id),
+};
 
 const struct tr_type tr_types[UVM_EVENT_COUNT] = {
 	[UVM_EVENT_OVERFLOW] = { "overflow", f_overflow, NF(f_overflow) },
@@ -77,6 +87,10 @@ const struct tr_type tr_types[UVM_EVENT_COUNT] = {
 	[UVM_EVENT_READ_DUP] = { "read_dup", f_rdup, NF(f_rdup) },
 	[UVM_EVENT_REMOTE_MAP] = { "remote_map", f_rmap, NF(f_rmap) },
 	[UVM_EVENT_POLICY] = { "policy", f_policy, NF(f_policy) },
+	[UVM_EVENT_ALLOC] = { "alloc", f_alloc, NF(f_alloc) },
+	[UVM_EVENT_FREE] = { "free", f_free, NF(f_free) },
+	[UVM_EVENT_PREFETCH] = { "prefetch", f_prefetch, NF(f_prefetch) },
+	[UVM_EVENT_ADVISE] = { "advise", f_advise, NF(f_advise) },
 };
 
 const char *tr_type_name(unsigned int type)
