@@ -33,17 +33,27 @@ $(TOOLS_OUT)/%: $(TOOLS_OUT)/obj/%.o $(TOOLS_COMMON)
 # uvm-exp runs workloads through libuvm (docs/experiments.md).
 EXP_DIR		:= $(TOOLS_DIR)/exp
 EXP_BIN		:= $(TOOLS_OUT)/uvm-exp
+# uvm-replay is uvm-exp's replay workload under a name of its own
+# (docs/replay.md); the replay reads traces with uvm-trace's reader.
+REPLAY_BIN	:= $(TOOLS_OUT)/uvm-replay
+EXP_MAINS	:= exp_main.c replay_main.c
 EXP_OBJS	:= $(patsubst $(EXP_DIR)/%.c,$(TOOLS_OUT)/obj/exp/%.o,\
-		     $(sort $(wildcard $(EXP_DIR)/*.c)))
+		     $(filter-out $(addprefix $(EXP_DIR)/,$(EXP_MAINS)),\
+		       $(sort $(wildcard $(EXP_DIR)/*.c)))) \
+		   $(TOOLS_OUT)/obj/trace/trace_read.o
+EXP_LIBS	:= $(LIBUVM_LDFLAGS) -lnuma -lpthread -lm -lz
 
-tools: $(EXP_BIN)
+tools: $(EXP_BIN) $(REPLAY_BIN)
 
 $(TOOLS_OUT)/obj/exp/%.o: $(EXP_DIR)/%.c $(wildcard $(EXP_DIR)/*.h) $(TOOLS_DIR)/tools.mk
 	@mkdir -p $(@D)
-	$(CC) $(TOOLS_CFLAGS) $(LIBUVM_CPPFLAGS) -I$(TOP)/include -c -o $@ $<
+	$(CC) $(TOOLS_CFLAGS) $(LIBUVM_CPPFLAGS) -I$(TOP)/include -I$(TOOLS_DIR) -c -o $@ $<
 
-$(EXP_BIN): $(EXP_OBJS) $(LIBUVM_SO)
-	$(CC) -o $@ $(EXP_OBJS) $(LIBUVM_LDFLAGS) -lnuma -lpthread -lm
+$(EXP_BIN): $(TOOLS_OUT)/obj/exp/exp_main.o $(EXP_OBJS) $(LIBUVM_SO)
+	$(CC) -o $@ $(TOOLS_OUT)/obj/exp/exp_main.o $(EXP_OBJS) $(EXP_LIBS)
+
+$(REPLAY_BIN): $(TOOLS_OUT)/obj/exp/replay_main.o $(EXP_OBJS) $(LIBUVM_SO)
+	$(CC) -o $@ $(TOOLS_OUT)/obj/exp/replay_main.o $(EXP_OBJS) $(EXP_LIBS)
 
 -include $(wildcard $(TOOLS_OUT)/obj/*.d $(TOOLS_OUT)/obj/exp/*.d)
 

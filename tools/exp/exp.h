@@ -21,8 +21,10 @@ struct exp_run {
 	uint64_t seed;
 	cudaStream_t stream;
 	uint64_t footprint;	/* 2 MiB blocks its allocations span, bytes */
+	const char *arg;	/* NAME:ARG's ARG (a replay's trace), or NULL */
 	void *priv;		/* the workload's */
 	char error[160];	/* what failed, for the report */
+	char extra[512];	/* the workload's JSON members ("k":v,...), or "" */
 };
 
 /*
@@ -33,6 +35,7 @@ struct exp_run {
 struct exp_workload {
 	const char *name;
 	const char *desc;	/* its access stream, one line */
+	bool takes_arg;		/* named NAME:ARG (replay:FILE) */
 	int (*setup)(struct exp_run *r);
 	int (*iterate)(struct exp_run *r, unsigned int iter);
 	int (*verify)(struct exp_run *r);	/* after the stream is idle */
@@ -42,7 +45,14 @@ struct exp_workload {
 extern const struct exp_workload *const exp_workloads[];
 extern const unsigned int exp_nworkloads;
 
+/* The workload @name names ("triad", "replay:FILE"), or NULL. */
 const struct exp_workload *exp_workload_find(const char *name);
+/* The ARG of "NAME:ARG", or NULL. */
+const char *exp_workload_arg(const char *name);
+
+/* `uvm-exp run ...` (uvm_exp.c); main() of uvm-exp and uvm-replay. */
+int exp_cmd_run(int argc, char **argv);
+int exp_main(int argc, char **argv);
 
 /* Wait for the run's stream: 0, or -EIO with the kernel's error said. */
 int exp_sync(struct exp_run *r);

@@ -79,6 +79,6 @@ void exp_release(void *p);
 /* The workloads (one file each, wl_*.c). */
 extern const struct exp_workload exp_wl_triad, exp_wl_gather, exp_wl_stencil2d,
 	exp_wl_pingpong, exp_wl_scatter, exp_wl_gather_zipf, exp_wl_scatter_zipf,
-	exp_wl_stencil3d, exp_wl_matmul, exp_wl_spmv, exp_wl_bfs;
+	exp_wl_stencil3d, exp_wl_matmul, exp_wl_spmv, exp_wl_bfs, exp_wl_replay;
 
 #endif /* UVM_EXP_KERNEL_H */

@@ -101,6 +101,8 @@ static void usage(FILE *f)
 		"                            [--oversub R] [--policy K=V,...] [--seed N]\n"
 		"                            [--json FILE] [--cost K=V,...] [--timeline FILE]\n"
 		"       uvm-exp sweep FILE [--out DIR]   (docs/experiments.md)\n"
+		"  WORKLOAD      a name of `uvm-exp list`, or replay:FILE (a trace,\n"
+		"                docs/replay.md)\n"
 		"  --size S      working set, bytes with K, M or G (default 32M)\n"
 		"  --iters N     kernel passes, 1..100000 (default 3)\n"
 		"  --device D    device ordinal (default 0)\n"
@@ -172,7 +174,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		return bad("run needs a workload (uvm-exp list names them)");
 	o->workload = argv[2];
 	if (!exp_workload_find(o->workload))
-		return bad("unknown workload '%s' (uvm-exp list names them)", o->workload);
+		return bad("unknown workload '%s' (uvm-exp list names them; replay:FILE "
+			   "replays a trace)", o->workload);
 	for (i = 3; i < argc; i++) {
 		const char *a = argv[i], *v1 = i + 1 < argc ? argv[i + 1] : NULL;
 
@@ -387,18 +390,40 @@ struct result {
 	struct reader rd;
 	const char *status;	/* "ok", or what failed */
 	char error[192];
+	char extra[512];	/* the workload's JSON members */
 };
+
+/* @s as a JSON string, quotes included. */
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(f, "\\u%04x", (unsigned char)*s);
+		else
+			fputc(*s, f);
+	}
+	fputc('"', f);
+}
 
 static void print_json(FILE *f, const struct opts *o, const struct result *r)
 {
 	unsigned int i;
 
-	fprintf(f, "{\"workload\":\"%s\",\"size\":%" PRIu64 ",\"iters\":%u,\"device\":%d,"
+	fprintf(f, "{\"workload\":");
+	json_str(f, o->workload);
+	fprintf(f, ",\"size\":%" PRIu64 ",\"iters\":%u,\"device\":%d,"
 		"\"oversub\":%.4g,\"footprint_bytes\":%" PRIu64 ",\"cap_bytes\":%" PRIu64
-		",\"policy\":\"%s\",\"seed\":%" PRIu64
-		",\"status\":\"%s\",\"error\":\"%s\",\"wall_s\":%.6f", o->workload, o->size,
-		o->iters, o->device, o->oversub, r->footprint, r->cap, o->policy ? o->policy : "",
-		o->seed, r->status, r->error, r->wall);
+		",\"policy\":", o->size, o->iters, o->device, o->oversub, r->footprint, r->cap);
+	json_str(f, o->policy ? o->policy : "");
+	fprintf(f, ",\"seed\":%" PRIu64 ",\"status\":\"%s\",\"error\":", o->seed,
+		r->status);
+	json_str(f, r->error);
+	fprintf(f, ",\"wall_s\":%.6f", r->wall);
+	if (*r->extra)
+		fprintf(f, ",%s", r->extra);
 	for (i = 0; i < NCOUNTERS; i++)
 		fprintf(f, ",\"%s\":%" PRIu64, counters[i].name, r->delta[i]);
 	fprintf(f, ",\"duplicate_faults\":%" PRIu64 ",\"batch_pages_hist\":[",
@@ -477,7 +502,7 @@ static int run_passes(const struct exp_workload *w, struct exp_run *er,
 	return exp_sync(er);
 }
 
-static int cmd_run(int argc, char **argv)
+int exp_cmd_run(int argc, char **argv)
 {
 	const struct exp_workload *w;
 	uint64_t before[NCOUNTERS], after[NCOUNTERS];
@@ -504,6 +529,7 @@ static int cmd_run(int argc, char **argv)
 		return 2;
 	}
 	er.size = o.size;
+	er.arg = exp_workload_arg(o.workload);
 	er.iters = o.iters;
 	er.device = o.device;
 	er.seed = o.seed;
@@ -553,6 +579,7 @@ static int cmd_run(int argc, char **argv)
 		snprintf(r.error, sizeof(r.error), "%s", *er.error ? er.error : strerror(-ret));
 		st = 1;
 	}
+	memcpy(r.extra, er.extra, sizeof(r.extra));
 	w->teardown(&er);
 	cudaStreamDestroy(er.stream);
 	print_text(&o, &r);
@@ -568,7 +595,7 @@ static int cmd_run(int argc, char **argv)
 	return st;
 }
 
-int main(int argc, char **argv)
+int exp_main(int argc, char **argv)
 {
 	unsigned int i;
 
@@ -582,7 +609,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(argv[1], "run"))
-		return cmd_run(argc, argv);
+		return exp_cmd_run(argc, argv);
 	if (!strcmp(argv[1], "sweep"))
 		return exp_sweep("/proc/self/exe", argc, argv);
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
