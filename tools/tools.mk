@@ -65,7 +65,8 @@ tools-clean:
 
 # uvm-trace records a program's event stream to a trace file and reads
 # traces (docs/trace-format.md). It speaks the uapi (no libuvm) and needs
-# zlib.
+# zlib; its Nsight Systems importer reads SQLite files with libsqlite3
+# (docs/trace-import.md).
 TRACE_DIR	:= $(TOOLS_DIR)/trace
 TRACE_BIN	:= $(TOOLS_OUT)/uvm-trace
 TRACE_OBJS	:= $(patsubst $(TRACE_DIR)/%.c,$(TOOLS_OUT)/obj/trace/%.o,\
@@ -78,9 +79,10 @@ $(TOOLS_OUT)/obj/trace/%.o: $(TRACE_DIR)/%.c $(wildcard $(TRACE_DIR)/*.h) $(TOOL
 	$(CC) $(TOOLS_CFLAGS) -I$(TOOLS_DIR) -DUT_UVM_VERSION='"$(UVM_VERSION)"' -c -o $@ $<
 
 $(TRACE_BIN): $(TRACE_OBJS) $(TOOLS_COMMON)
-	$(CC) -o $@ $^ -lz
+	$(CC) -o $@ $^ -lz -lsqlite3
 
-# tools/tests/trace_record_check.vm runs it.
+# tools/tests/trace_record_check.vm and trace_import_check.vm run it.
 $(BUILD)/tests/trace_record_check: $(TRACE_BIN)
+$(BUILD)/tests/trace_import_check: $(TRACE_BIN)
 
 -include $(wildcard $(TOOLS_OUT)/obj/trace/*.d)

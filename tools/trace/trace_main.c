@@ -7,6 +7,7 @@
  *   uvm-trace record [-o FILE] [--events LIST] -p PID
  *   uvm-trace show FILE
  *   uvm-trace export FILE --csv|--jsonl [-o OUT]
+ *   uvm-trace import uvm-eval|nsys|kfd-smi|nvuvm IN [-o OUT]
  *
  * Exit status: 0, 1 (an error: a bad trace, no module), 2 (a bad command
  * line, before anything runs); record exits with the command's status.
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "import.h"
 #include "trace_format.h"
 
 static int usage(FILE *f, int st)
@@ -23,7 +25,9 @@ static int usage(FILE *f, int st)
 		"       uvm-trace record [-o FILE] [--events LIST] -p PID\n"
 		"       uvm-trace show FILE\n"
 		"       uvm-trace export FILE --csv|--jsonl [-o OUT]\n"
-		"The format and every field: docs/trace-format.md.\n");
+		"       uvm-trace import uvm-eval|nsys|kfd-smi|nvuvm IN [-o OUT]\n"
+		"The format and every field: docs/trace-format.md; importers:\n"
+		"docs/trace-import.md.\n");
 	return st;
 }
 
@@ -37,6 +41,8 @@ int main(int argc, char **argv)
 		return tr_show_main(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "export"))
 		return tr_export_main(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "import"))
+		return tr_import_main(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
 		return usage(stdout, 0);
 	fprintf(stderr, "uvm-trace: unknown command '%s'\n", argv[1]);
