@@ -17,7 +17,7 @@
  * (1 user, 2 coherence, 3 prefetch, 4 eviction, 5 access counters). A
  * globalPid holds the pid in bits 24..47. The tables are not one stream in
  * time order, so their rows are read into memory and sorted by start: this
- * importer's memory grows with the export (16 bytes a row and more), unlike
+ * importer's memory grows with the export (56 bytes a row), unlike
  * the three stream importers'. libsqlite3 reads the file; the rest is ours.
  */
 #include <errno.h>
