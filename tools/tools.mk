@@ -83,6 +83,7 @@ $(TRACE_BIN): $(TRACE_OBJS) $(TOOLS_COMMON)
 
 # tools/tests/trace_record_check.vm and trace_import_check.vm run it.
 $(BUILD)/tests/trace_record_check: $(TRACE_BIN)
+$(BUILD)/tests/trace_replay_check: $(TRACE_BIN) $(REPLAY_BIN)
 $(BUILD)/tests/trace_import_check: $(TRACE_BIN)
 
 -include $(wildcard $(TOOLS_OUT)/obj/trace/*.d)

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -393,6 +394,14 @@ struct result {
 	char extra[512];	/* the workload's JSON members */
 };
 
+/* The most memory this process has had resident, KiB. */
+static long max_rss_kib(void)
+{
+	struct rusage ru;
+
+	return getrusage(RUSAGE_SELF, &ru) ? -1 : ru.ru_maxrss;
+}
+
 /* @s as a JSON string, quotes included. */
 static void json_str(FILE *f, const char *s)
 {
@@ -421,7 +430,7 @@ static void print_json(FILE *f, const struct opts *o, const struct result *r)
 	fprintf(f, ",\"seed\":%" PRIu64 ",\"status\":\"%s\",\"error\":", o->seed,
 		r->status);
 	json_str(f, r->error);
-	fprintf(f, ",\"wall_s\":%.6f", r->wall);
+	fprintf(f, ",\"wall_s\":%.6f,\"max_rss_kib\":%ld", r->wall, max_rss_kib());
 	if (*r->extra)
 		fprintf(f, ",%s", r->extra);
 	for (i = 0; i < NCOUNTERS; i++)

@@ -81,6 +81,13 @@ static void release(struct rp_alloc *a)
 
 /* ---- allocations */
 
+static uint64_t host_bytes(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+
+	return pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size : UINT64_MAX;
+}
+
 static int do_alloc(struct exp_run *r, struct replay *rp, const struct rp_rec *x,
 		    bool implicit)
 {
@@ -92,6 +99,10 @@ static int do_alloc(struct exp_run *r, struct replay *rp, const struct rp_rec *x
 		return fail(r, -EBADMSG, "record %" PRIu64 ": allocation 0x%" PRIx64
 			    " of %" PRIu64 " bytes is not whole pages", x->index, x->addr,
 			    x->bytes);
+	if (rp->scanning && rp->tab.span + rpt_span(x->addr, end) > host_bytes())
+		return fail(r, -ENOMEM, "record %" PRIu64 ": the trace needs %" PRIu64
+			    " MiB of memory, this host has %" PRIu64 " MiB", x->index,
+			    (rp->tab.span + rpt_span(x->addr, end)) >> 20, host_bytes() >> 20);
 	ret = rpt_add(&rp->tab, x->addr, end, implicit);
 	if (ret == -EEXIST)
 		return fail(r, -EBADMSG, "record %" PRIu64 ": allocation 0x%" PRIx64
@@ -449,16 +460,10 @@ static int keep_implicit(struct replay *rp)
 
 static int check_trace(struct exp_run *r, struct replay *rp)
 {
-	long pages = sysconf(_SC_PHYS_PAGES);
-
 	if (rp->batches && !rp->device_faults)
 		return fail(r, -EBADMSG, "%s: %" PRIu64 " fault batches but no device_fault "
 			    "records: record with --events all to replay it", r->arg,
 			    rp->batches);
-	if (pages > 0 && r->footprint > (uint64_t)pages * (uint64_t)sysconf(_SC_PAGESIZE))
-		return fail(r, -ENOMEM, "%s: needs %" PRIu64 " MiB of memory, this host has %"
-			    PRIu64 " MiB", r->arg, r->footprint >> 20,
-			    ((uint64_t)pages * (uint64_t)sysconf(_SC_PAGESIZE)) >> 20);
 	if (rp->lost)
 		fprintf(stderr, "uvm-exp: replay: %s: the recording lost %" PRIu64
 			" records; the replay redoes the rest\n", r->arg, rp->lost);

@@ -267,6 +267,12 @@ static int emit(struct imp *im, const struct uvm_event *ev)
 	return 0;
 }
 
+/* A whole record as it is (import jsonl): after the open batch, if any. */
+int imp_record(struct imp *im, const struct uvm_event *ev)
+{
+	return imp_batch_end(im) ?: emit(im, ev);
+}
+
 static int emit_alloc(struct imp *im, uint64_t addr, uint64_t bytes)
 {
 	struct uvm_event ev;
@@ -610,6 +616,7 @@ static const struct {
 	{ "nvuvm", imp_nvuvm, (1ULL << UVM_EVENT_FAULT_BATCH) |
 	  (1ULL << UVM_EVENT_DEVICE_FAULT) | (1ULL << UVM_EVENT_CPU_FAULT) |
 	  (1ULL << UVM_EVENT_MIGRATE) | (1ULL << UVM_EVENT_EVICT) },
+	{ "jsonl", imp_jsonl, (1ULL << UVM_EVENT_COUNT) - 1 },
 };
 
 static int import_usage(FILE *f, int st)
@@ -620,6 +627,7 @@ static int import_usage(FILE *f, int st)
 		"          nsys      Nsight Systems SQLite export\n"
 		"          kfd-smi   AMD KFD SMI event lines\n"
 		"          nvuvm     NVIDIA UVM tools events (UvmEventEntry_V2 records)\n"
+		"          jsonl     uvm-trace export --jsonl output, record for record\n"
 		"  -o OUT  the trace (default uvm.trace); written as OUT.tmp, then renamed\n"
 		"The formats and their mapping: docs/trace-import.md.\n");
 	return st;

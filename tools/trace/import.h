@@ -122,6 +122,8 @@ int imp_uvmeval(struct imp *im);
 int imp_nsys(struct imp *im);
 int imp_kfd(struct imp *im);
 int imp_nvuvm(struct imp *im);
+int imp_jsonl(struct imp *im);
+int imp_record(struct imp *im, const struct uvm_event *ev);
 
 int tr_import_main(int argc, char **argv);
 

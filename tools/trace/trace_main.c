@@ -7,7 +7,7 @@
  *   uvm-trace record [-o FILE] [--events LIST] -p PID
  *   uvm-trace show FILE
  *   uvm-trace export FILE --csv|--jsonl [-o OUT]
- *   uvm-trace import uvm-eval|nsys|kfd-smi|nvuvm IN [-o OUT]
+ *   uvm-trace import uvm-eval|nsys|kfd-smi|nvuvm|jsonl IN [-o OUT]
  *
  * Exit status: 0, 1 (an error: a bad trace, no module), 2 (a bad command
  * line, before anything runs); record exits with the command's status.
@@ -25,7 +25,7 @@ static int usage(FILE *f, int st)
 		"       uvm-trace record [-o FILE] [--events LIST] -p PID\n"
 		"       uvm-trace show FILE\n"
 		"       uvm-trace export FILE --csv|--jsonl [-o OUT]\n"
-		"       uvm-trace import uvm-eval|nsys|kfd-smi|nvuvm IN [-o OUT]\n"
+		"       uvm-trace import uvm-eval|nsys|kfd-smi|nvuvm|jsonl IN [-o OUT]\n"
 		"The format and every field: docs/trace-format.md; importers:\n"
 		"docs/trace-import.md.\n");
 	return st;
