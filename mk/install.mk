@@ -11,7 +11,7 @@
 #   $(LIBDIR)/libuvm.so.0.1.0, libuvm.so.0, libuvm.so, $(LIBDIR)/pkgconfig/libuvm.pc
 #   $(INCLUDEDIR)/uvm/*.h (libuvm, CUDA API), $(INCLUDEDIR)/uvm/uapi/uvm{,_drm}.h
 #   $(BINDIR)/uvm-smi, uvm-stat; $(MANDIR)/man1/uvm-smi.1, uvm-stat.1
-#   $(BINDIR)/uvm-trace; $(BINDIR)/uvm-exp (linked again against $(LIBDIR)'s libuvm), uvm-exp-report,
+#   $(BINDIR)/uvm-trace; $(BINDIR)/uvm-exp and uvm-replay (linked again against $(LIBDIR)'s libuvm), uvm-exp-report,
 #   uvm-exp-check; $(DATADIR)/uvm/*.exp (the sample and reference experiments)
 #   $(UDEVDIR)/70-uvm.rules, $(SYSUSERSDIR)/uvm.conf (group "uvm")
 # KVER defaults to the release of KDIR's headers; the module is built with
@@ -69,8 +69,10 @@ install-lib: lib
 install-tools: tools
 	$(INSTALL) -D -m 755 $(TOOLS_BINS) -t $(DESTDIR)$(BINDIR)
 	$(INSTALL) -D -m 644 $(TOP)/man/uvm-smi.1 $(TOP)/man/uvm-stat.1 -t $(DESTDIR)$(MANDIR)/man1
-	$(CC) -o $(DESTDIR)$(BINDIR)/uvm-exp $(EXP_OBJS) -L$(LIBUVM_BUILD) -luvm \
-		-Wl,-rpath,$(LIBDIR) -lnuma -lpthread -lm
+	$(CC) -o $(DESTDIR)$(BINDIR)/uvm-exp $(TOOLS_OUT)/obj/exp/exp_main.o $(EXP_OBJS) \
+		-L$(LIBUVM_BUILD) -luvm -Wl,-rpath,$(LIBDIR) -lnuma -lpthread -lm -lz
+	$(CC) -o $(DESTDIR)$(BINDIR)/uvm-replay $(TOOLS_OUT)/obj/exp/replay_main.o $(EXP_OBJS) \
+		-L$(LIBUVM_BUILD) -luvm -Wl,-rpath,$(LIBDIR) -lnuma -lpthread -lm -lz
 	$(INSTALL) -m 755 $(TRACE_BIN) $(DESTDIR)$(BINDIR)/uvm-trace
 	$(INSTALL) -m 755 $(EXP_DIR)/exp-report $(DESTDIR)$(BINDIR)/uvm-exp-report
 	$(INSTALL) -m 755 $(EXP_DIR)/exp-check $(DESTDIR)$(BINDIR)/uvm-exp-check
