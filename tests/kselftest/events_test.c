@@ -596,6 +596,7 @@ TEST_F(ev, allocations_prefetches_advice_and_frees_are_recorded)
 	ASSERT_LE(0, efd);
 	m = uvm_map(self->fd, len);
 	ASSERT_NE(NULL, m);
+	memset(m, 1, len);	/* populated: the prefetch moves pages */
 	ASSERT_EQ(0, uvm_prefetch(self->fd, m, len, UVM_LOC_DEVICE, self->dev));
 	/* Refused before it looked at the range: not recorded. */
 	ASSERT_GT(0, uvm_prefetch(self->fd, m, len, UVM_LOC_DEVICE, 99));
