@@ -291,7 +291,8 @@ static int prefetch_range(struct uvm_managed *mgd, unsigned long start,
  * (taken first: the lock order) for read throughout.
  */
 static int prefetch_locked_range(struct uvm_managed *mgd, unsigned long start,
-				 unsigned long end, const struct uvm_loc *dst)
+				 unsigned long end, const struct uvm_loc *dst,
+				 const struct uvm_loc *asked)
 {
 	bool to_host = dst->type != UVM_LOC_DEVICE;
 	u64 t0;
@@ -305,7 +306,7 @@ static int prefetch_locked_range(struct uvm_managed *mgd, unsigned long start,
 		goto out_unlock_write;
 	}
 	ret = uvm_policy_update(&mgd->policies, start, end, prefetch_record,
-				dst);
+				asked);
 	if (ret)
 		goto out_unlock_write;
 	uvm_count(mgd, UVM_STAT_PREFETCHES, 1);
@@ -330,22 +331,42 @@ static const unsigned int prefetch_allowed = UVM_LOC_ALLOW(UVM_LOC_DEVICE) |
 					     UVM_LOC_ALLOW(UVM_LOC_HOST_NUMA) |
 					     UVM_LOC_ALLOW(UVM_LOC_HOST_NUMA_CURRENT);
 
+/*
+ * The location a prefetch records as its last (what cudaMemRangeGetAttribute
+ * reports): the type asked, HOST_NUMA_CURRENT included, with the node it
+ * resolved to.
+ */
+static int prefetch_asked(const struct uvm_prefetch *args,
+			  const struct uvm_loc *dst, struct uvm_loc *asked)
+{
+	*asked = *dst;
+	if (args->dst.type == UVM_LOC_HOST_NUMA_CURRENT)
+		asked->type = UVM_LOC_HOST_NUMA_CURRENT;
+	if (!(args->flags & UVM_PREFETCH_NUMA_CURRENT))
+		return 0;
+	if (args->dst.type != UVM_LOC_HOST_NUMA)
+		return -EINVAL;
+	asked->type = UVM_LOC_HOST_NUMA_CURRENT;
+	return 0;
+}
+
 int uvm_prefetch_ioctl(struct uvm_managed *mgd, struct uvm_prefetch *args)
 {
 	unsigned long start, end;
-	struct uvm_loc dst;
+	struct uvm_loc dst, asked;
 	int ret;
 
-	if (args->flags || args->pad)
+	if ((args->flags & ~UVM_PREFETCH_NUMA_CURRENT) || args->pad)
 		return -EINVAL;
-	ret = uvm_loc_resolve(&args->dst, prefetch_allowed, &dst);
+	ret = uvm_loc_resolve(&args->dst, prefetch_allowed, &dst) ?:
+	      prefetch_asked(args, &dst, &asked);
 	if (ret)
 		return ret;
 	ret = uvm_managed_range_check(mgd, args->addr, args->length, &start,
 				      &end);
 	if (ret)
 		return ret;
-	ret = prefetch_locked_range(mgd, start, end, &dst);
+	ret = prefetch_locked_range(mgd, start, end, &dst, &asked);
 	uvm_event_prefetch(mgd, args, ret);
 	return ret;
 }
@@ -408,7 +429,7 @@ int uvm_discard_ioctl(struct uvm_managed *mgd, struct uvm_discard *args)
 {
 	const struct uvm_location zero = { };
 	unsigned long start, end, in_start, in_end;
-	struct uvm_loc dst;
+	struct uvm_loc dst, asked;
 	int ret;
 
 	if ((args->flags & ~UVM_DISCARD_PREFETCH) || args->pad)
@@ -434,7 +455,11 @@ int uvm_discard_ioctl(struct uvm_managed *mgd, struct uvm_discard *args)
 		ret = uvm_managed_covered_locked(mgd, start, end) ? 0 : -EINVAL;
 		up_read(&mgd->lock);
 	}
-	if (!ret && (args->flags & UVM_DISCARD_PREFETCH))
-		ret = prefetch_locked_range(mgd, start, end, &dst);
+	if (!ret && (args->flags & UVM_DISCARD_PREFETCH)) {
+		asked = dst;
+		if (args->dst.type == UVM_LOC_HOST_NUMA_CURRENT)
+			asked.type = UVM_LOC_HOST_NUMA_CURRENT;
+		ret = prefetch_locked_range(mgd, start, end, &dst, &asked);
+	}
 	return ret;
 }

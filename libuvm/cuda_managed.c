@@ -141,12 +141,15 @@ static int prefetch_run(struct uvm_work *w)
 	/* Inside one batch there is no order; the first error wins. */
 	for (i = 0; i < pw->n; i++) {
 		const struct uvm_pf_op *op = &pw->ops[i];
+		struct uvm_mem_location loc = op->loc;
 
+		if (loc.type == UVM_MEM_LOC_HOST_NUMA_CURRENT)
+			loc.type = UVM_MEM_LOC_HOST_NUMA;	/* resolved at the call */
 		if (op->kind == UVM_PF_PREFETCH)
-			r = uvm_prefetch(ctx, op->ptr, op->len, op->loc);
+			r = uvm_prefetch_current(ctx, op->ptr, op->len, op->loc);
 		else
 			r = uvm_discard(ctx, op->ptr, op->len,
-					op->kind == UVM_PF_DISCARD_PREFETCH ? &op->loc : NULL);
+					op->kind == UVM_PF_DISCARD_PREFETCH ? &loc : NULL);
 		if (r && !ret)
 			ret = r;
 	}
@@ -235,7 +238,9 @@ static cudaError_t prefetch_loc(struct cudaMemLocation in, struct uvm_mem_locati
 		*out = (struct uvm_mem_location){ UVM_MEM_LOC_HOST_NUMA, in.id };
 		return cudaSuccess;
 	case cudaMemLocationTypeHostNumaCurrent:
-		*out = (struct uvm_mem_location){ UVM_MEM_LOC_HOST_NUMA, current_numa_node() };
+		/* Resolved now; recorded as asked (uvm_prefetch_current()). */
+		*out = (struct uvm_mem_location){ UVM_MEM_LOC_HOST_NUMA_CURRENT,
+						  current_numa_node() };
 		return cudaSuccess;
 	default:
 		return cudaErrorInvalidValue;
@@ -256,8 +261,9 @@ static cudaError_t advise_loc(int advice, struct cudaMemLocation in, struct uvm_
 
 	switch (in.type) {
 	case cudaMemLocationTypeDevice:
+		/* Real CUDA 13 (H100, driver 580): InvalidValue, not InvalidDevice. */
 		if (uvm_cuda_check_device(in.id))
-			return cudaErrorInvalidDevice;
+			return cudaErrorInvalidValue;
 		*out = (struct uvm_mem_location){ UVM_MEM_LOC_DEVICE, in.id };
 		return cudaSuccess;
 	case cudaMemLocationTypeHost:

@@ -501,9 +501,12 @@ static cudaError_t pointer_attrs(struct cudaPointerAttributes *attr, const void 
 
 	if (e)
 		return e;
-	if (!attr || !ptr)
+	if (!attr)
 		return cudaErrorInvalidValue;
-	if (uvm_cuda_ptr(ptr, &c))
+	/* NULL: unregistered, as real CUDA 13 answers (H100, driver 580). */
+	if (!ptr)
+		c = (struct uvm_cptr){ .type = UVM_POINTER_UNREGISTERED };
+	else if (uvm_cuda_ptr(ptr, &c))
 		return cudaErrorInvalidValue;
 	memset(attr, 0, sizeof(*attr));
 	attr->device = c.device;

@@ -81,6 +81,7 @@ static int loc_legacy_id(const struct uvm_mem_location *l)
 		return l->id;
 	case UVM_MEM_LOC_HOST:
 	case UVM_MEM_LOC_HOST_NUMA:
+	case UVM_MEM_LOC_HOST_NUMA_CURRENT:
 		return cudaCpuDeviceId;
 	default:
 		return cudaInvalidDeviceId;
@@ -93,6 +94,7 @@ static int loc_id(const struct uvm_mem_location *l)
 	switch (l->type) {
 	case UVM_MEM_LOC_DEVICE:
 	case UVM_MEM_LOC_HOST_NUMA:
+	case UVM_MEM_LOC_HOST_NUMA_CURRENT:
 		return l->id;
 	case UVM_MEM_LOC_HOST:
 		return cudaCpuDeviceId;

@@ -81,6 +81,8 @@ int uvm_managed_alloc_dev(struct uvm_context *ctx, size_t size, uint32_t flags,
 int uvm_managed_lookup(struct uvm_context *ctx, uintptr_t addr, struct uvm_alloc *out);
 /* Is every page of [addr, addr + len) rounded out inside allocations? */
 bool uvm_managed_covers(struct uvm_context *ctx, uintptr_t addr, size_t len);
+int uvm_prefetch_current(struct uvm_context *ctx, const void *ptr, size_t len,
+			 struct uvm_mem_location loc);
 /* Set the association of the allocation based at @base: 0 or -ENOENT. */
 int uvm_managed_set_attach(struct uvm_context *ctx, uintptr_t base, uint32_t attach,
 			   const void *stream);

@@ -339,6 +339,28 @@ uvm_public int uvm_prefetch(struct uvm_context *ctx, const void *ptr, size_t len
 	return uvm_ioctl(ctx->fd, UVM_IOCTL_PREFETCH, &args);
 }
 
+/*
+ * uvm_prefetch() for a queued prefetch: HOST_NUMA_CURRENT comes resolved
+ * by its caller (the node in @loc.id) and is recorded as HOST_NUMA_CURRENT;
+ * any other location goes as it is.
+ */
+int uvm_prefetch_current(struct uvm_context *ctx, const void *ptr, size_t len,
+			 struct uvm_mem_location loc)
+{
+	struct uvm_prefetch args;
+
+	if (loc.type != UVM_MEM_LOC_HOST_NUMA_CURRENT)
+		return uvm_prefetch(ctx, ptr, len, loc);
+	if (!ctx)
+		return -EINVAL;
+	uvm_memclear(args);
+	args.addr = (uintptr_t)ptr;
+	args.length = len;
+	args.dst = (struct uvm_location){ .type = UVM_LOC_HOST_NUMA, .id = loc.id };
+	args.flags = UVM_PREFETCH_NUMA_CURRENT;
+	return uvm_ioctl(ctx->fd, UVM_IOCTL_PREFETCH, &args);
+}
+
 uvm_public int uvm_advise(struct uvm_context *ctx, const void *ptr, size_t len, uint32_t advice,
 			  struct uvm_mem_location loc)
 {

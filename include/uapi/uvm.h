@@ -176,8 +176,16 @@ struct uvm_location {
  *
  * Unpopulated pages are populated at @dst, populated ones migrate there.
  * HOST_NUMA_CURRENT resolves to the calling CPU's node. The requested
- * location is recorded per page as the last prefetch location.
+ * location is recorded per page as the last prefetch location, its type as
+ * asked (HOST_NUMA_CURRENT with the node it resolved to).
+ *
+ * UVM_PREFETCH_NUMA_CURRENT: @dst is HOST_NUMA, the node a caller resolved
+ * for HOST_NUMA_CURRENT earlier, on another thread (an asynchronous
+ * prefetch); it is recorded as HOST_NUMA_CURRENT. With another type of
+ * @dst: -EINVAL.
  */
+#define UVM_PREFETCH_NUMA_CURRENT	(1u << 0)
+
 struct uvm_prefetch {
 	/** @addr: in, start of the range. */
 	__u64 addr;
@@ -185,7 +193,7 @@ struct uvm_prefetch {
 	__u64 length;
 	/** @dst: in, destination. */
 	struct uvm_location dst;
-	/** @flags: in, must be zero. */
+	/** @flags: in, UVM_PREFETCH_NUMA_CURRENT or zero. */
 	__u32 flags;
 	/** @pad: must be zero. */
 	__u32 pad;

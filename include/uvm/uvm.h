@@ -143,7 +143,8 @@ struct uvm_managed_info {
 /**
  * struct uvm_range_info - policies every page of a range agrees on
  * (uvm_range_attrs). A location is UVM_MEM_LOC_NONE when pages differ or
- * none is set. HOST_NUMA_CURRENT never appears: it is stored resolved.
+ * none is set. HOST_NUMA_CURRENT appears only as a last prefetch location
+ * (with the node it resolved to); a preferred location is stored resolved.
  */
 struct uvm_range_info {
 	uint32_t read_mostly;			/* 1 if every page is read-mostly */

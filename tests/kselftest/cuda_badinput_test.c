@@ -70,10 +70,19 @@ TEST_F(bad, advise)
 	EXPECT_EQ(INV, cudaMemAdvise(self->p, 4 * MIB, cudaMemAdviseSetReadMostly, host));
 	EXPECT_EQ(INV, cudaMemAdvise(self->p, 0, cudaMemAdviseSetReadMostly, host));
 	EXPECT_EQ(INV, cudaMemAdvise(NULL, 4096, cudaMemAdviseSetReadMostly, host));
-	EXPECT_EQ(cudaErrorInvalidDevice, cudaMemAdvise(self->p, MIB, cudaMemAdviseSetPreferredLocation,
-				loc(cudaMemLocationTypeDevice, self->ndev)));
-	EXPECT_EQ(cudaErrorInvalidDevice, cudaMemAdvise(self->p, MIB, cudaMemAdviseSetAccessedBy,
-				loc(cudaMemLocationTypeDevice, -1)));
+	/* Real CUDA 13 (H100, driver 580): an unknown device is InvalidValue here. */
+	EXPECT_EQ(INV, cudaMemAdvise(self->p, MIB, cudaMemAdviseSetPreferredLocation,
+				     loc(cudaMemLocationTypeDevice, self->ndev)));
+	EXPECT_EQ(INV, cudaMemAdvise(self->p, MIB, cudaMemAdviseSetPreferredLocation,
+				     loc(cudaMemLocationTypeDevice, 999)));
+	EXPECT_EQ(INV, cudaMemAdvise(self->p, MIB, cudaMemAdviseSetAccessedBy,
+				     loc(cudaMemLocationTypeDevice, -1)));
+	EXPECT_EQ(INV, cudaMemAdvise(self->p, MIB, cudaMemAdviseUnsetAccessedBy,
+				     loc(cudaMemLocationTypeDevice, 999)));
+	EXPECT_EQ(INV, cudaGetLastError());
+	/* ... while a prefetch to one is InvalidDevice. */
+	EXPECT_EQ(cudaErrorInvalidDevice,
+		  cudaMemPrefetchAsync(self->p, MIB, loc(cudaMemLocationTypeDevice, 999), 0, 0));
 	EXPECT_EQ(cudaErrorInvalidDevice, cudaGetLastError());
 	EXPECT_EQ(INV, cudaMemAdvise(self->p, MIB, cudaMemAdviseSetPreferredLocation,
 				     loc(cudaMemLocationTypeHostNuma, 999)));
@@ -179,7 +188,13 @@ TEST_F(bad, pointer_attributes)
 	struct cudaPointerAttributes pa;
 
 	EXPECT_EQ(INV, cudaPointerGetAttributes(NULL, self->p));
-	EXPECT_EQ(INV, cudaPointerGetAttributes(&pa, NULL));
+	/* NULL is unregistered memory on real CUDA 13 (H100, driver 580). */
+	memset(&pa, 0x55, sizeof(pa));
+	EXPECT_EQ(cudaSuccess, cudaPointerGetAttributes(&pa, NULL));
+	EXPECT_EQ(cudaMemoryTypeUnregistered, pa.type);
+	EXPECT_EQ(cudaInvalidDeviceId, pa.device);
+	EXPECT_EQ(NULL, pa.devicePointer);
+	EXPECT_EQ(NULL, pa.hostPointer);
 }
 
 TEST_F(bad, stream_attach)

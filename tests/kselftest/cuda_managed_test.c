@@ -219,6 +219,10 @@ TEST_F(rt, prefetch_numa_current_is_the_callers_node)
 	ASSERT_EQ(cudaSuccess, cudaMemPrefetchAsync(p, MIB, loc(cudaMemLocationTypeHostNumaCurrent, 3),
 						    0, cudaStreamPerThread));
 	EXPECT_EQ(node, range_int(cudaMemRangeAttributeLastPrefetchLocationId, p, MIB));
+	/* Real CUDA 13 (H100, driver 580): the type as asked, the legacy id -1. */
+	EXPECT_EQ(cudaMemLocationTypeHostNumaCurrent,
+		  range_int(cudaMemRangeAttributeLastPrefetchLocationType, p, MIB));
+	EXPECT_EQ(cudaCpuDeviceId, range_int(cudaMemRangeAttributeLastPrefetchLocation, p, MIB));
 	ASSERT_EQ(cudaSuccess, cudaStreamSynchronize(cudaStreamPerThread));
 	EXPECT_TRUE(all_on_node(self->ctx, p, MIB, node));
 	EXPECT_EQ(cudaSuccess, cudaFree(p));

@@ -296,7 +296,8 @@ TEST_F(mem, pointer_attributes_all_kinds)
 	ASSERT_EQ(cudaSuccess, cudaPointerGetAttributes(&pa, stack));
 	EXPECT_EQ(cudaMemoryTypeUnregistered, pa.type);
 	EXPECT_EQ(INV, cudaPointerGetAttributes(NULL, dev));
-	EXPECT_EQ(INV, cudaPointerGetAttributes(&pa, NULL));
+	EXPECT_EQ(cudaSuccess, cudaPointerGetAttributes(&pa, NULL));
+	EXPECT_EQ(cudaMemoryTypeUnregistered, pa.type);
 	EXPECT_EQ(cudaSuccess, cudaFree(dev));
 	ASSERT_EQ(cudaSuccess, cudaPointerGetAttributes(&pa, dev));
 	EXPECT_EQ(cudaMemoryTypeUnregistered, pa.type);

@@ -64,6 +64,12 @@ TEST_F(bad, prefetch_unknown_flags_and_pad)
 {
 	EXPECT_EQ(-EINVAL, PREFETCH(t, self->p, PAGE, UVM_LOC_HOST, 0, 1, 0));
 	EXPECT_EQ(-EINVAL, PREFETCH(t, self->p, PAGE, UVM_LOC_HOST, 0, 0, 1));
+	EXPECT_EQ(-EINVAL, PREFETCH(t, self->p, PAGE, UVM_LOC_HOST_NUMA, 0, 2, 0));
+	/* UVM_PREFETCH_NUMA_CURRENT goes with HOST_NUMA only */
+	EXPECT_EQ(-EINVAL, PREFETCH(t, self->p, PAGE, UVM_LOC_DEVICE, 0,
+				    UVM_PREFETCH_NUMA_CURRENT, 0));
+	EXPECT_EQ(-EINVAL, PREFETCH(t, self->p, PAGE, UVM_LOC_HOST_NUMA_CURRENT, 0,
+				    UVM_PREFETCH_NUMA_CURRENT, 0));
 	EXPECT_TRUE(untouched(self->fd, self->p, self->len));
 }
 
