@@ -18,6 +18,7 @@
 #include "uvm_drm.h"
 #include "uvm_drv.h"
 #include "uvm_evict.h"
+#include "uvm_pageable.h"
 
 /**
  * DOC: Devices
@@ -145,6 +146,7 @@ void uvm_device_unregister(struct uvm_device *udev)
 	drm_dev_unplug(&udev->drm);
 	uvm_evict_unmap_all(udev);
 	uvm_host_pages_dma_unmap_device(udev);
+	uvm_pageable_unmap_device(udev);
 }
 
 /**

@@ -49,6 +49,7 @@
 #include "uvm_event_records.h"
 #include "uvm_evict.h"
 #include "uvm_managed.h"
+#include "uvm_pageable.h"
 #include "uvm_perf.h"
 #include "uvm_prefetch_policy.h"
 #include "uvm_svc_clock.h"
@@ -85,6 +86,7 @@ struct uvm_access_scratch {
 	unsigned long fault_va[UVM_ACCESS_MAX];
 	u8 bounce[UVM_ACCESS_STEP];
 	struct uvm_fault_op ops[2];
+	DECLARE_BITMAP(pageable, UVM_ACCESS_MAX);
 };
 
 static struct uvm_access_scratch *scratch_get(struct uvm_managed *mgd)
@@ -127,6 +129,7 @@ struct access_ctx {
 	struct uvm_svc_clock clk;	/* the batch's time split, effects */
 	struct uvm_svc_clock *clkp;	/* &clk if a stream records batches */
 	u8 *bounce;
+	unsigned long *pageable;	/* accesses to pageable memory */
 	struct uvm_fault_op *ops[2];	/* storage of the batch's pipeline */
 	struct uvm_fault_op *fly_op;	/* the service in flight (one of ops) */
 	struct uvm_va_block *fly;	/* its block, locked; or NULL */
@@ -276,6 +279,8 @@ static void access_gather(struct access_ctx *c, struct access_pos pos,
 	c->nfaults = 0;
 	*end = (struct access_pos){ c->count, 0 };
 	for (; pos.idx < c->count; pos.idx++, pos.off = 0) {
+		if (test_bit(pos.idx, c->pageable))
+			continue;	/* faults of its own (uvm_pageable.c) */
 		a = &c->acc[pos.idx];
 		va = round_down(a->addr + pos.off, PAGE_SIZE);
 		for (; va < a->addr + a->length; va += PAGE_SIZE) {
@@ -907,6 +912,39 @@ static int access_steps(struct access_ctx *c, const struct uvm_access *a,
 	return 0;
 }
 
+/*
+ * Perform access @a to pageable memory step by step, outside every uvm
+ * lock (uvm_pageable.c has its own), through the bounce buffer.
+ */
+static int access_pageable(struct access_ctx *c, const struct uvm_access *a)
+{
+	struct uvm_pageable_io io = {
+		.type = a->type, .buf = c->bounce, .pfns = c->fault_va,
+		.batch = c->batch, .span_end = a->addr + a->length,
+	};
+	void __user *ubuf;
+	u64 off;
+	int ret;
+
+	ret = access_fly_drop(c);
+	for (off = 0; !ret && off < a->length; off += io.len) {
+		io.addr = a->addr + off;
+		io.len = min_t(u64, a->length - off, UVM_ACCESS_STEP);
+		ubuf = u64_to_user_ptr(a->buf + off);
+		if (a->type != UVM_ACCESS_READ &&
+		    copy_from_user(c->bounce, ubuf, io.len))
+			ret = -EFAULT;
+		ret = ret ?: uvm_pageable_access(c->mgd, c->udev, &io);
+		if (!ret && a->type != UVM_ACCESS_WRITE &&
+		    copy_to_user(ubuf, c->bounce, io.len))
+			ret = -EFAULT;
+		if (!ret && fatal_signal_pending(current))
+			ret = -EINTR;
+	}
+	c->faults_total += io.faults;
+	return ret;
+}
+
 /* Run batch @b if it has accesses, and empty it. */
 static int access_batch_flush(struct access_ctx *c, struct access_batch *b)
 {
@@ -933,6 +971,12 @@ static int access_perform(struct access_ctx *c, struct access_pos from,
 
 	for (; from.idx < c->count && from.idx <= to.idx; from.idx++, from.off = 0) {
 		a = &c->acc[from.idx];
+		if (test_bit(from.idx, c->pageable)) {
+			ret = access_batch_flush(c, &b) ?: access_pageable(c, a);
+			if (ret)
+				return ret;
+			continue;
+		}
 		stop = from.idx == to.idx ? to.off : a->length;
 		if (!from.off && stop && stop == a->length && access_batchable(a)) {
 			if (b.n && !access_batch_fits(c, &b, a)) {
@@ -977,9 +1021,28 @@ static bool access_covered(struct uvm_managed *mgd, unsigned long start,
 	return true;
 }
 
-static int access_check_one(struct uvm_managed *mgd, const struct uvm_access *a,
-			    unsigned long *lo, unsigned long *hi)
+/* Does any managed range overlap [start, end)? */
+static bool access_any_managed(struct uvm_managed *mgd, unsigned long start,
+			       unsigned long end)
 {
+	struct uvm_policy_extent *ext;
+	unsigned long index = start;
+
+	lockdep_assert_held(&mgd->lock);
+	mt_for_each(&mgd->policies.tree, ext, index, end - 1)
+		return true;
+	return false;
+}
+
+/*
+ * Validate access @a: managed memory, or pageable memory (bit @k of
+ * c->pageable) where this kernel has the mirror level.
+ */
+static int access_check_one(struct access_ctx *c, u32 k, unsigned long *lo,
+			    unsigned long *hi)
+{
+	const struct uvm_access *a = &c->acc[k];
+	struct uvm_managed *mgd = c->mgd;
 	unsigned long start, end;
 	int ret;
 
@@ -992,7 +1055,13 @@ static int access_check_one(struct uvm_managed *mgd, const struct uvm_access *a,
 	ret = uvm_managed_range_check(mgd, a->addr, a->length, &start, &end);
 	if (ret)
 		return ret;
-	return access_covered(mgd, start, end, lo, hi) ? 0 : -EINVAL;
+	if (access_covered(mgd, start, end, lo, hi))
+		return 0;
+	if (uvm_pageable_level() == UVM_PAGEABLE_NONE ||
+	    access_any_managed(mgd, start, end))
+		return -EINVAL;
+	__set_bit(k, c->pageable);
+	return 0;
 }
 
 /* Copy in and validate the access list: -EINVAL/-EFAULT, nothing done. */
@@ -1005,9 +1074,10 @@ static int access_load(struct access_ctx *c, const struct uvm_device_access *arg
 	if (copy_from_user(c->acc, u64_to_user_ptr(args->accesses),
 			   array_size(args->count, sizeof(*c->acc))))
 		return -EFAULT;
+	bitmap_zero(c->pageable, args->count);
 	down_read(&c->mgd->lock);
 	for (k = 0; k < args->count && !ret; k++)
-		ret = access_check_one(c->mgd, &c->acc[k], &lo, &hi);
+		ret = access_check_one(c, k, &lo, &hi);
 	up_read(&c->mgd->lock);
 	return ret;
 }
@@ -1063,6 +1133,7 @@ int uvm_device_access_ioctl(struct uvm_managed *mgd,
 	c.acc = scratch->acc;
 	c.fault_va = scratch->fault_va;
 	c.bounce = scratch->bounce;
+	c.pageable = scratch->pageable;
 	c.ops[0] = &scratch->ops[0];
 	c.ops[1] = &scratch->ops[1];
 	c.fly_op = c.ops[0];

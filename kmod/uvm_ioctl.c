@@ -19,6 +19,7 @@
 #include "uvm_drv.h"
 #include "uvm_hostreg.h"
 #include "uvm_ioctl.h"
+#include "uvm_pageable.h"
 #include "uvm_ptr.h"
 #include "uvm_test.h"
 #include "uvm_va_space.h"
@@ -150,7 +151,8 @@ static int uvm_module_get_info_ioctl(struct uvm_va_space *va_space,
 
 	args->abi_version = UVM_ABI_VERSION;
 	args->num_devices = n;
-	args->caps = uvm_enable_test_ioctls ? UVM_CAP_TEST_IOCTLS : 0;
+	args->caps = (uvm_enable_test_ioctls ? UVM_CAP_TEST_IOCTLS : 0) |
+		     uvm_pageable_caps();
 	args->page_size = PAGE_SIZE;
 	args->block_size = SZ_2M;
 	return 0;

@@ -32,6 +32,7 @@
 #include "uvm_compat.h"
 #include "uvm_event_records.h"
 #include "uvm_managed.h"
+#include "uvm_pageable.h"
 
 static const struct address_space_operations uvm_aops = {};
 
@@ -77,6 +78,7 @@ void uvm_managed_fini(struct uvm_managed *mgd)
 	unsigned long index;
 
 	uvm_fault_ahead_fini(mgd);
+	uvm_pageable_fini(mgd);
 	xa_for_each(&mgd->blocks, index, block)
 		uvm_block_free(block);
 	xa_destroy(&mgd->blocks);

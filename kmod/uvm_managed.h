@@ -34,6 +34,7 @@ struct uvm_managed;
 struct uvm_device;
 struct uvm_mem;
 struct uvm_access_scratch;
+struct uvm_pageable;
 
 /**
  * struct uvm_counters - event counters (UVM_STAT_*).
@@ -177,6 +178,8 @@ struct uvm_fault_ahead {
  * @perf: the VA space's memory-management policies (uvm_perf.c).
  * @events: the event streams reading this VA space (uvm_events.c).
  * @filp: the /dev/uvm file (no reference: the VA space lives as long).
+ * @pageable: the devices' mirror of the mm's pageable memory, made on the
+ *	first device access to it (uvm_pageable.c); set once, by cmpxchg.
  */
 struct uvm_managed {
 	struct rw_semaphore lock;	/* Protects policies and the block set */
@@ -192,6 +195,7 @@ struct uvm_managed {
 	struct uvm_perf_va perf;
 	struct uvm_event_list events;
 	struct file *filp;
+	struct uvm_pageable *pageable;
 };
 
 /* uvm_managed.c: lifetime, mmap, the VA-space side of ioctls. */

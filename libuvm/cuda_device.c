@@ -114,7 +114,13 @@ static void uvm_fill_props(const struct uvm_device *dev, struct cudaDeviceProp *
 	p->unifiedAddressing = 1;
 	p->managedMemory = 1;
 	p->concurrentManagedAccess = 1;
-	p->pageableMemoryAccess = 0;
+	/*
+	 * Pageable memory: where the module mirrors the process's page table
+	 * (HMM); the device keeps page tables of its own, as NVIDIA's driver
+	 * on HMM (without ATS) reports.
+	 */
+	p->pageableMemoryAccess =
+		!!(uvm_cuda_context()->module.caps & UVM_MODULE_PAGEABLE_MIRROR);
 	p->pageableMemoryAccessUsesHostPageTables = 0;
 	p->directManagedMemAccessFromHost = 0;
 	p->hostNativeAtomicSupported = 0;

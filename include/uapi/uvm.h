@@ -38,6 +38,7 @@
 
 /* Module capability bits (struct uvm_get_info.caps). */
 #define UVM_CAP_TEST_IOCTLS		(1ULL << 0)	/* enable_test_ioctls=1 */
+#define UVM_CAP_PAGEABLE_MIRROR		(1ULL << 1)	/* devices access pageable memory */
 
 /**
  * struct uvm_device_info - one device, as /dev/uvm and its render node see it.

@@ -219,10 +219,16 @@ static int io_stats(struct fz_thread *t, int fd)
 /* One access: a managed address mostly, its buffer in or out. */
 static void fz_access(struct fz_thread *t, struct uvm_access *x)
 {
+	int kind = -1;
 	__u64 len;
 	size_t out;
 
-	fz_range(t, fz_chance(t, 90) ? FZ_MANAGED : -1, &x->addr, &len);
+	/* managed memory, pageable memory (uvm_pageable.c), anything */
+	if (fz_chance(t, 80))
+		kind = FZ_MANAGED;
+	else if (fz_chance(t, 60))
+		kind = fz_chance(t, 50) ? FZ_ANON : FZ_FILE;
+	fz_range(t, kind, &x->addr, &len);
 	x->type = fz_chance(t, 95) ? 1 + fz_below(t, 3) : fz_u32(t);
 	x->length = fz_chance(t, 80) ? 1 + fz_below(t, 2 * FZ_PAGE) : fz_len(t, len);
 	x->pad = fz_zero(t);

@@ -1,0 +1,522 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DOC: Pageable memory, the mirror level
+ *
+ * A device access (UVM_IOCTL_DEVICE_ACCESS) to an address of the process
+ * that no managed range covers goes to the process's own memory: malloc,
+ * the stack, MAP_SHARED and file mappings. The device mirrors the CPU's
+ * page table, as with HMM (Documentation/mm/hmm.rst) and lib/test_hmm.c:
+ *
+ * - Each VA space that has made such an access has one struct
+ *   uvm_pageable: an mmu_interval_notifier over the whole address space of
+ *   its mm, and per device a page table (@pt: page index -> struct page,
+ *   tagged 1 when mapped for writing) with, for a PCI device, the page's
+ *   DMA address (@dma).
+ * - A missing or read-only entry is a device fault: hmm_range_fault()
+ *   faults the pages in as the CPU would (breaking COW for a write), up to
+ *   fault_batch pages of the access at once, and the entries are installed
+ *   under @lock if no invalidation ran meanwhile (mmu_interval_read_retry()).
+ * - Every invalidation (munmap, mprotect, COW at fork, migration by the
+ *   kernel, NUMA balancing, reclaim, swap, writeback's write-protect, exit)
+ *   drops the entries of its range, with their DMA mappings, before the
+ *   pages change. An access finds its entries under @lock and copies with
+ *   @lock held, so it never touches a page that has gone.
+ *
+ * Refused: unmapped addresses and PROT_NONE (-EFAULT), a write to a
+ * read-only mapping (-EPERM), VM_IO / VM_PFNMAP / VM_MIXEDMAP mappings
+ * (-EFAULT: driver memory, our own managed, device and pinned mappings
+ * included), an access spanning managed and pageable memory (-EINVAL).
+ *
+ * Lock order: mmap_lock, then the managed locks (a block's lock), then
+ * @lock, innermost: invalidations of managed ranges reach the notifier
+ * with block locks held. Nothing under @lock allocates with reclaim (it
+ * runs from reclaim), faults or sleeps on I/O: user buffers are copied
+ * through the access's bounce buffer outside it.
+ * uvm_pageables_lock (the list of all of them, for device removal) nests
+ * outside @lock.
+ */
+#include <linux/dma-mapping.h>
+#include <linux/highmem.h>
+#include <linux/hmm.h>
+#include <linux/list.h>
+#include <linux/mm.h>
+#include <linux/mmu_notifier.h>
+#include <linux/moduleparam.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/sysfs.h>
+#include <linux/xarray.h>
+
+#include "uvm_device.h"
+#include "uvm_drv.h"
+#include "uvm_managed.h"
+#include "uvm_pageable.h"
+
+static const char * const level_names[] = {
+	[UVM_PAGEABLE_NONE] = "none",
+	[UVM_PAGEABLE_MIRROR] = "mirror",
+};
+
+/**
+ * uvm_pageable_level() - what devices may do with pageable memory here.
+ *
+ * Return: UVM_PAGEABLE_MIRROR where the kernel has HMM_MIRROR.
+ */
+enum uvm_pageable_level uvm_pageable_level(void)
+{
+	return IS_ENABLED(CONFIG_HMM_MIRROR) ? UVM_PAGEABLE_MIRROR :
+					       UVM_PAGEABLE_NONE;
+}
+
+/** uvm_pageable_caps() - the level as UVM_CAP_* bits (UVM_IOCTL_GET_INFO). */
+u64 uvm_pageable_caps(void)
+{
+	return uvm_pageable_level() >= UVM_PAGEABLE_MIRROR ?
+	       UVM_CAP_PAGEABLE_MIRROR : 0;
+}
+
+static int level_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%s\n", level_names[uvm_pageable_level()]);
+}
+
+static const struct kernel_param_ops level_ops = { .get = level_get };
+module_param_cb(pageable, &level_ops, NULL, 0444);
+MODULE_PARM_DESC(pageable,
+		 "What devices do with pageable memory on this kernel: none, mirror (read-only)");
+
+#if IS_ENABLED(CONFIG_HMM_MIRROR)
+
+struct uvm_pageable {
+	struct mmu_interval_notifier notifier;
+	struct mutex lock;	/* Protects @pt, @dma and @udev */
+	struct xarray pt[UVM_MAX_DEVICES];
+	struct xarray dma[UVM_MAX_DEVICES];
+	struct uvm_device *udev[UVM_MAX_DEVICES];	/* a reference each */
+	struct list_head link;	/* in uvm_pageables */
+};
+
+static LIST_HEAD(uvm_pageables);
+static DEFINE_MUTEX(uvm_pageables_lock);	/* Protects uvm_pageables */
+
+static bool dev_does_dma(const struct uvm_device *udev)
+{
+	return udev->ops->backend == UVM_BACKEND_PCI_BAR;
+}
+
+/* Release the DMA mapping of device @d's entry for page @index, if any. */
+static void pt_dma_release_locked(struct uvm_pageable *pg, unsigned int d,
+				  unsigned long index)
+{
+	void *dma = xa_load(&pg->dma[d], index);
+
+	if (!dma || xa_is_zero(dma))
+		return;
+	dma_unmap_page(pg->udev[d]->drm.dev, xa_to_value(dma) << PAGE_SHIFT,
+		       PAGE_SIZE, DMA_BIDIRECTIONAL);
+	atomic_long_dec(&uvm_acct.dma_pages);
+}
+
+/* Drop device @d's entry for page @index. Caller holds pg->lock. */
+static void pt_clear_locked(struct uvm_pageable *pg, unsigned int d,
+			    unsigned long index)
+{
+	lockdep_assert_held(&pg->lock);
+	pt_dma_release_locked(pg, d, index);
+	xa_erase(&pg->dma[d], index);
+	xa_erase(&pg->pt[d], index);
+}
+
+/* Drop every device's entries for pages [first, last]. */
+static void pt_clear_range_locked(struct uvm_pageable *pg, unsigned long first,
+				  unsigned long last)
+{
+	unsigned long index;
+	unsigned int d;
+	void *entry;
+
+	for (d = 0; d < UVM_MAX_DEVICES; d++) {
+		if (!pg->udev[d])
+			continue;
+		xa_for_each_range(&pg->pt[d], index, entry, first, last)
+			pt_clear_locked(pg, d, index);
+	}
+}
+
+static bool pageable_invalidate(struct mmu_interval_notifier *mni,
+				const struct mmu_notifier_range *range,
+				unsigned long cur_seq)
+{
+	struct uvm_pageable *pg = container_of(mni, struct uvm_pageable,
+					       notifier);
+
+	if (mmu_notifier_range_blockable(range))
+		mutex_lock(&pg->lock);
+	else if (!mutex_trylock(&pg->lock))
+		return false;
+	mmu_interval_set_seq(mni, cur_seq);
+	pt_clear_range_locked(pg, range->start >> PAGE_SHIFT,
+			      (range->end - 1) >> PAGE_SHIFT);
+	mutex_unlock(&pg->lock);
+	return true;
+}
+
+static const struct mmu_interval_notifier_ops pageable_ops = {
+	.invalidate = pageable_invalidate,
+};
+
+/* The VA space's mirror, made on its first pageable access. */
+static struct uvm_pageable *pageable_get(struct uvm_managed *mgd)
+{
+	struct uvm_pageable *pg = READ_ONCE(mgd->pageable), *old;
+	unsigned int d;
+	int ret;
+
+	if (pg)
+		return pg;
+	pg = kzalloc(sizeof(*pg), GFP_KERNEL_ACCOUNT);
+	if (!pg)
+		return ERR_PTR(-ENOMEM);
+	mutex_init(&pg->lock);
+	for (d = 0; d < UVM_MAX_DEVICES; d++) {
+		xa_init(&pg->pt[d]);
+		xa_init(&pg->dma[d]);
+	}
+	ret = mmu_interval_notifier_insert(&pg->notifier, mgd->mm, 0,
+					   ULONG_MAX & PAGE_MASK,
+					   &pageable_ops);
+	if (ret)
+		goto out_free;
+	mutex_lock(&uvm_pageables_lock);	/* listed before it is used */
+	list_add(&pg->link, &uvm_pageables);
+	mutex_unlock(&uvm_pageables_lock);
+	old = cmpxchg(&mgd->pageable, NULL, pg);
+	if (!old)
+		return pg;
+	mutex_lock(&uvm_pageables_lock);
+	list_del(&pg->link);
+	mutex_unlock(&uvm_pageables_lock);
+	mmu_interval_notifier_remove(&pg->notifier);
+	ret = 0;
+out_free:
+	kfree(pg);
+	return ret ? ERR_PTR(ret) : old;
+}
+
+/*
+ * Refuse what is not pageable memory (see DOC); hmm_range_fault() reports
+ * the rest: holes, PROT_NONE, writes to read-only mappings.
+ */
+static int pageable_vmas_check(struct mm_struct *mm, unsigned long start,
+			       unsigned long end)
+{
+	struct vm_area_struct *vma;
+
+	while (start < end) {
+		vma = vma_lookup(mm, start);
+		if (!vma || (vma->vm_flags & (VM_IO | VM_PFNMAP | VM_MIXEDMAP)))
+			return -EFAULT;
+		start = vma->vm_end;
+	}
+	return 0;
+}
+
+/*
+ * Map page @index for @udev: @page, writable if @write. An entry there is
+ * replaced in place, so no table node is freed and allocated again.
+ */
+static int pt_set_locked(struct uvm_pageable *pg, struct uvm_device *udev,
+			 unsigned long index, struct page *page, bool write)
+{
+	const gfp_t gfp = GFP_NOWAIT | __GFP_NOWARN;
+	unsigned int d = udev->id;
+	dma_addr_t dma;
+	int ret;
+
+	pt_dma_release_locked(pg, d, index);
+	ret = xa_err(xa_store(&pg->pt[d], index, xa_tag_pointer(page, write),
+			      gfp));
+	if (ret)
+		goto out_erase;
+	if (!dev_does_dma(udev))
+		return 0;
+	dma = dma_map_page(udev->drm.dev, page, 0, PAGE_SIZE,
+			   DMA_BIDIRECTIONAL);
+	ret = dma_mapping_error(udev->drm.dev, dma);
+	if (ret)
+		goto out_erase;
+	ret = xa_err(xa_store(&pg->dma[d], index,
+			      xa_mk_value(dma >> PAGE_SHIFT), gfp));
+	if (ret)
+		goto out_unmap;
+	atomic_long_inc(&uvm_acct.dma_pages);
+	return 0;
+
+out_unmap:
+	dma_unmap_page(udev->drm.dev, dma, PAGE_SIZE, DMA_BIDIRECTIONAL);
+out_erase:
+	xa_erase(&pg->dma[d], index);
+	xa_erase(&pg->pt[d], index);
+	return ret;
+}
+
+/*
+ * Install what hmm_range_fault() found. Return: 0, -ENODEV (device gone),
+ * or -ENOMEM with *@index the page whose table node must be allocated.
+ */
+static int pt_install_locked(struct uvm_pageable *pg, struct uvm_device *udev,
+			     const struct hmm_range *range,
+			     unsigned long *index)
+{
+	unsigned long n = (range->end - range->start) >> PAGE_SHIFT, i;
+	int idx, ret = 0;
+
+	lockdep_assert_held(&pg->lock);
+	if (!drm_dev_enter(&udev->drm, &idx))
+		return -ENODEV;
+	if (!pg->udev[udev->id]) {
+		uvm_device_get_ref(udev);
+		pg->udev[udev->id] = udev;
+	}
+	for (i = 0; i < n && !ret; i++) {
+		unsigned long pfn = range->hmm_pfns[i];
+
+		*index = (range->start >> PAGE_SHIFT) + i;
+		ret = pt_set_locked(pg, udev, *index, hmm_pfn_to_page(pfn),
+				    pfn & HMM_PFN_WRITE);
+	}
+	drm_dev_exit(idx);
+	return ret;
+}
+
+/* hmm_range_fault() until no invalidation races it; returns with pg->lock. */
+static int pageable_hmm_locked(struct uvm_pageable *pg, struct hmm_range *range)
+{
+	struct mm_struct *mm = pg->notifier.mm;
+	int ret;
+
+	for (;;) {
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		range->notifier_seq = mmu_interval_read_begin(&pg->notifier);
+		if (mmap_read_lock_killable(mm))
+			return -EINTR;
+		ret = pageable_vmas_check(mm, range->start, range->end) ?:
+		      hmm_range_fault(range);
+		mmap_read_unlock(mm);
+		if (ret == -EBUSY)
+			continue;
+		if (ret)
+			return ret;
+		mutex_lock(&pg->lock);
+		if (!mmu_interval_read_retry(&pg->notifier, range->notifier_seq))
+			return 0;
+		mutex_unlock(&pg->lock);
+	}
+}
+
+/* A device fault at @va: map up to io->batch pages of the access from it. */
+static int pageable_fault(struct uvm_managed *mgd, struct uvm_pageable *pg,
+			  struct uvm_device *udev, struct uvm_pageable_io *io,
+			  unsigned long va, bool write)
+{
+	unsigned long end = min(round_up(io->span_end, PAGE_SIZE),
+				va + (unsigned long)io->batch * PAGE_SIZE);
+	struct hmm_range range = {
+		.notifier = &pg->notifier,
+		.start = va,
+		.end = end,
+		.hmm_pfns = io->pfns,
+		.default_flags = HMM_PFN_REQ_FAULT |
+				 (write ? HMM_PFN_REQ_WRITE : 0),
+	};
+	unsigned long n = (end - va) >> PAGE_SHIFT, index;
+	int ret;
+
+	for (;;) {
+		ret = pageable_hmm_locked(pg, &range);
+		if (ret)
+			return ret;
+		ret = pt_install_locked(pg, udev, &range, &index);
+		mutex_unlock(&pg->lock);
+		if (ret != -ENOMEM)
+			break;
+		/* a table node, allocated where reclaim may run */
+		ret = xa_reserve(&pg->pt[udev->id], index, GFP_KERNEL_ACCOUNT) ?:
+		      xa_reserve(&pg->dma[udev->id], index, GFP_KERNEL_ACCOUNT);
+		if (ret)
+			return ret;
+	}
+	if (ret)
+		return ret;
+	io->faults += n;
+	uvm_count_dev(mgd, udev, UVM_STAT_DEVICE_FAULTS, n);
+	uvm_count_dev(mgd, udev, UVM_STAT_FAULT_BATCHES, 1);
+	uvm_count_dev(mgd, udev, UVM_STAT_FAULT_BATCH_PAGES, n);
+	return 0;
+}
+
+/*
+ * The first page of the step that device @d cannot access as needed, or 0
+ * when every page is mapped (0 is never a user page).
+ */
+static unsigned long pt_missing_locked(struct uvm_pageable *pg, unsigned int d,
+				       const struct uvm_pageable_io *io,
+				       bool write)
+{
+	unsigned long va = round_down(io->addr, PAGE_SIZE);
+	void *entry;
+
+	for (; va < io->addr + io->len; va += PAGE_SIZE) {
+		entry = xa_load(&pg->pt[d], va >> PAGE_SHIFT);
+		if (!entry || (write && !xa_pointer_tag(entry)))
+			return va;
+	}
+	return 0;
+}
+
+/* Do the step through the mappings; every page is mapped as needed. */
+static void pageable_copy_locked(struct uvm_pageable *pg, unsigned int d,
+				 struct uvm_pageable_io *io)
+{
+	unsigned int done = 0, n, off;
+	struct page *page;
+	u8 *kaddr;
+
+	while (done < io->len) {
+		off = offset_in_page(io->addr + done);
+		n = min_t(unsigned int, io->len - done, PAGE_SIZE - off);
+		page = xa_untag_pointer(xa_load(&pg->pt[d],
+						(io->addr + done) >> PAGE_SHIFT));
+		kaddr = kmap_local_page(page);
+		if (io->type == UVM_ACCESS_ATOMIC_ADD)
+			*(u64 *)io->buf = atomic64_fetch_add(*(u64 *)io->buf,
+							     (atomic64_t *)(kaddr + off));
+		else if (io->type == UVM_ACCESS_WRITE)
+			memcpy(kaddr + off, io->buf + done, n);
+		else
+			memcpy(io->buf + done, kaddr + off, n);
+		kunmap_local(kaddr);
+		done += n;
+	}
+}
+
+/**
+ * uvm_pageable_access() - one step of a device access to pageable memory.
+ * @mgd: the caller's VA space (current->mm is its mm).
+ * @udev: the accessing device.
+ * @io: the step (see struct uvm_pageable_io).
+ *
+ * Faults in what the device has not mapped, then accesses the pages.
+ * Called with no uvm lock held.
+ *
+ * Return: 0; -EFAULT, -EPERM (see DOC), -ENODEV, -ENOMEM, -EINTR.
+ */
+int uvm_pageable_access(struct uvm_managed *mgd, struct uvm_device *udev,
+			struct uvm_pageable_io *io)
+{
+	struct uvm_pageable *pg = pageable_get(mgd);
+	bool write = io->type != UVM_ACCESS_READ;
+	unsigned long va;
+	int ret;
+
+	if (IS_ERR(pg))
+		return PTR_ERR(pg);
+	for (;;) {
+		mutex_lock(&pg->lock);
+		va = pt_missing_locked(pg, udev->id, io, write);
+		if (!va)
+			break;
+		mutex_unlock(&pg->lock);
+		ret = pageable_fault(mgd, pg, udev, io, va, write);
+		if (ret)
+			return ret;
+	}
+	pageable_copy_locked(pg, udev->id, io);
+	mutex_unlock(&pg->lock);
+	return 0;
+}
+
+/* Drop device @d's entries and reference; returns the reference to put. */
+static struct uvm_device *pt_drop_device_locked(struct uvm_pageable *pg,
+						unsigned int d)
+{
+	struct uvm_device *udev = pg->udev[d];
+	unsigned long index;
+	void *entry;
+
+	xa_for_each(&pg->pt[d], index, entry)
+		pt_clear_locked(pg, d, index);
+	xa_destroy(&pg->pt[d]);		/* reservations too */
+	xa_destroy(&pg->dma[d]);
+	pg->udev[d] = NULL;
+	return udev;
+}
+
+/**
+ * uvm_pageable_unmap_device() - a device is going: drop its mappings of
+ * pageable memory in every VA space, with their DMA mappings.
+ * @udev: the device, already unplugged (nothing installs for it any more).
+ */
+void uvm_pageable_unmap_device(struct uvm_device *udev)
+{
+	struct uvm_pageable *pg;
+	struct uvm_device *put;
+
+	mutex_lock(&uvm_pageables_lock);
+	list_for_each_entry(pg, &uvm_pageables, link) {
+		mutex_lock(&pg->lock);
+		put = pg->udev[udev->id] == udev ?
+		      pt_drop_device_locked(pg, udev->id) : NULL;
+		mutex_unlock(&pg->lock);
+		if (put)
+			uvm_device_put(put);
+	}
+	mutex_unlock(&uvm_pageables_lock);
+}
+
+/**
+ * uvm_pageable_fini() - the VA space is going: stop mirroring, drop it all.
+ * @mgd: its managed state.
+ */
+void uvm_pageable_fini(struct uvm_managed *mgd)
+{
+	struct uvm_pageable *pg = mgd->pageable;
+	struct uvm_device *put[UVM_MAX_DEVICES];
+	unsigned int d;
+
+	if (!pg)
+		return;
+	mutex_lock(&uvm_pageables_lock);
+	list_del(&pg->link);
+	mutex_unlock(&uvm_pageables_lock);
+	mmu_interval_notifier_remove(&pg->notifier);
+	mutex_lock(&pg->lock);
+	for (d = 0; d < UVM_MAX_DEVICES; d++)
+		put[d] = pg->udev[d] ? pt_drop_device_locked(pg, d) : NULL;
+	mutex_unlock(&pg->lock);
+	for (d = 0; d < UVM_MAX_DEVICES; d++)
+		if (put[d])
+			uvm_device_put(put[d]);
+	mutex_destroy(&pg->lock);
+	kfree(pg);
+	mgd->pageable = NULL;
+}
+
+#else /* !CONFIG_HMM_MIRROR */
+
+int uvm_pageable_access(struct uvm_managed *mgd, struct uvm_device *udev,
+			struct uvm_pageable_io *io)
+{
+	return -EINVAL;
+}
+
+void uvm_pageable_unmap_device(struct uvm_device *udev)
+{
+}
+
+void uvm_pageable_fini(struct uvm_managed *mgd)
+{
+}
+
+#endif /* CONFIG_HMM_MIRROR */

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * uvm_pageable.h - device accesses to pageable host memory (HMM mirror).
+ */
+#ifndef _UVM_PAGEABLE_H_
+#define _UVM_PAGEABLE_H_
+
+#include <linux/types.h>
+#include <uapi/uvm.h>
+
+struct uvm_managed;
+struct uvm_device;
+struct uvm_pageable;
+
+/* What this kernel lets devices do with pageable memory (uvm_pageable_level). */
+enum uvm_pageable_level {
+	UVM_PAGEABLE_NONE,	/* no HMM mirror in this kernel: refused */
+	UVM_PAGEABLE_MIRROR,	/* devices map host pages remotely */
+};
+
+enum uvm_pageable_level uvm_pageable_level(void);
+u64 uvm_pageable_caps(void);
+
+/**
+ * struct uvm_pageable_io - one step of a device access to pageable memory.
+ * @addr: start; the step stays within one access.
+ * @len: bytes, at most the bounce buffer's size.
+ * @type: UVM_ACCESS_*.
+ * @buf: the bounce buffer: in for writes and atomics, out for reads and
+ *	 the atomic's old value.
+ * @pfns: scratch of @batch entries for hmm_range_fault().
+ * @batch: most pages one fault takes.
+ * @span_end: end of the access: a fault maps ahead up to it.
+ * @faults: out, pages faulted (added to).
+ */
+struct uvm_pageable_io {
+	unsigned long addr;
+	unsigned int len;
+	u32 type;
+	u8 *buf;
+	unsigned long *pfns;
+	unsigned int batch;
+	unsigned long span_end;
+	u32 faults;
+};
+
+int uvm_pageable_access(struct uvm_managed *mgd, struct uvm_device *udev,
+			struct uvm_pageable_io *io);
+void uvm_pageable_fini(struct uvm_managed *mgd);
+void uvm_pageable_unmap_device(struct uvm_device *udev);
+
+#endif /* _UVM_PAGEABLE_H_ */
