@@ -89,11 +89,32 @@ MODULE_PARM_DESC(pageable,
 
 struct uvm_pageable {
 	struct mmu_interval_notifier notifier;
-	struct mutex lock;	/* Protects @pt, @dma and @udev */
+	struct mutex lock;	/* Protects @pt, @dma, their records and @udev */
 	struct xarray pt[UVM_MAX_DEVICES];
 	struct xarray dma[UVM_MAX_DEVICES];
 	struct uvm_device *udev[UVM_MAX_DEVICES];	/* a reference each */
 	struct list_head link;	/* in uvm_pageables */
+};
+
+/*
+ * One DMA mapping of a host page for one PCI device (@dma: pfn -> this),
+ * shared by every entry of @pt that maps the page: the zero page behind
+ * untouched memory, a shared page mapped at several addresses. Read-only,
+ * it is mapped DMA_TO_DEVICE; the first writable entry makes it
+ * bidirectional. Mapped without the CPU sync and synced explicitly, as
+ * uvm_dev_dma.c does (several devices may map one page).
+ */
+struct pg_dma {
+	dma_addr_t addr;
+	unsigned int refs;
+	enum dma_data_direction dir;
+};
+
+/* What a failed install needs allocated before it is tried again. */
+struct pg_need {
+	unsigned long index;	/* @pt slot */
+	unsigned long pfn;	/* @dma slot */
+	struct pg_dma *spare;	/* a record to use */
 };
 
 static LIST_HEAD(uvm_pageables);
@@ -104,16 +125,83 @@ static bool dev_does_dma(const struct uvm_device *udev)
 	return udev->ops->backend == UVM_BACKEND_PCI_BAR;
 }
 
-/* Release the DMA mapping of device @d's entry for page @index, if any. */
-static void pt_dma_release_locked(struct uvm_pageable *pg, unsigned int d,
-				  unsigned long index)
+static int pg_dma_map(struct device *dev, struct page *page,
+		      enum dma_data_direction dir, dma_addr_t *addr)
 {
-	void *dma = xa_load(&pg->dma[d], index);
+	*addr = dma_map_page_attrs(dev, page, 0, PAGE_SIZE, dir,
+				   DMA_ATTR_SKIP_CPU_SYNC);
+	if (dma_mapping_error(dev, *addr))
+		return -ENOMEM;
+	dma_sync_single_for_device(dev, *addr, PAGE_SIZE, dir);
+	return 0;
+}
 
-	if (!dma || xa_is_zero(dma))
+static void pg_dma_unmap(struct device *dev, dma_addr_t addr,
+			 enum dma_data_direction dir)
+{
+	dma_sync_single_for_cpu(dev, addr, PAGE_SIZE, dir);
+	dma_unmap_page_attrs(dev, addr, PAGE_SIZE, dir, DMA_ATTR_SKIP_CPU_SYNC);
+}
+
+/* One more entry of device @udev maps @page (@write: for writing). */
+static int pg_dma_get_locked(struct uvm_pageable *pg, struct uvm_device *udev,
+			     struct page *page, bool write,
+			     struct pg_need *need)
+{
+	enum dma_data_direction dir = write ? DMA_BIDIRECTIONAL : DMA_TO_DEVICE;
+	struct xarray *xa = &pg->dma[udev->id];
+	unsigned long pfn = page_to_pfn(page);
+	struct pg_dma *rec = xa_load(xa, pfn);
+	dma_addr_t addr;
+	int ret;
+
+	if (!dev_does_dma(udev))
+		return 0;
+	if (rec && write && rec->dir != DMA_BIDIRECTIONAL) {
+		ret = pg_dma_map(udev->drm.dev, page, dir, &addr);
+		if (ret)
+			return ret;
+		pg_dma_unmap(udev->drm.dev, rec->addr, rec->dir);
+		rec->addr = addr;
+		rec->dir = dir;
+	}
+	if (rec) {
+		rec->refs++;
+		return 0;
+	}
+	need->pfn = pfn;
+	if (!need->spare)
+		return -EAGAIN;
+	ret = pg_dma_map(udev->drm.dev, page, dir, &addr);
+	if (ret)
+		return ret;
+	ret = xa_err(xa_store(xa, pfn, need->spare, GFP_NOWAIT | __GFP_NOWARN));
+	if (ret) {
+		pg_dma_unmap(udev->drm.dev, addr, dir);
+		return -EAGAIN;	/* a table node */
+	}
+	rec = need->spare;
+	need->spare = NULL;
+	*rec = (struct pg_dma){ .addr = addr, .refs = 1, .dir = dir };
+	atomic_long_inc(&uvm_acct.dma_pages);
+	return 0;
+}
+
+/* An entry of device @d that mapped @page is gone. */
+static void pg_dma_put_locked(struct uvm_pageable *pg, unsigned int d,
+			      struct page *page)
+{
+	struct uvm_device *udev = pg->udev[d];
+	struct pg_dma *rec;
+
+	if (!dev_does_dma(udev))
 		return;
-	dma_unmap_page(pg->udev[d]->drm.dev, xa_to_value(dma) << PAGE_SHIFT,
-		       PAGE_SIZE, DMA_BIDIRECTIONAL);
+	rec = xa_load(&pg->dma[d], page_to_pfn(page));
+	if (!rec || --rec->refs)
+		return;
+	pg_dma_unmap(udev->drm.dev, rec->addr, rec->dir);
+	xa_erase(&pg->dma[d], page_to_pfn(page));
+	kfree(rec);
 	atomic_long_dec(&uvm_acct.dma_pages);
 }
 
@@ -121,10 +209,12 @@ static void pt_dma_release_locked(struct uvm_pageable *pg, unsigned int d,
 static void pt_clear_locked(struct uvm_pageable *pg, unsigned int d,
 			    unsigned long index)
 {
+	void *entry;
+
 	lockdep_assert_held(&pg->lock);
-	pt_dma_release_locked(pg, d, index);
-	xa_erase(&pg->dma[d], index);
-	xa_erase(&pg->pt[d], index);
+	entry = xa_erase(&pg->pt[d], index);
+	if (entry)
+		pg_dma_put_locked(pg, d, xa_untag_pointer(entry));
 }
 
 /* Drop every device's entries for pages [first, last]. */
@@ -226,47 +316,36 @@ static int pageable_vmas_check(struct mm_struct *mm, unsigned long start,
  * replaced in place, so no table node is freed and allocated again.
  */
 static int pt_set_locked(struct uvm_pageable *pg, struct uvm_device *udev,
-			 unsigned long index, struct page *page, bool write)
+			 unsigned long index, struct page *page, bool write,
+			 struct pg_need *need)
 {
-	const gfp_t gfp = GFP_NOWAIT | __GFP_NOWARN;
 	unsigned int d = udev->id;
-	dma_addr_t dma;
+	void *old = xa_load(&pg->pt[d], index);
 	int ret;
 
-	pt_dma_release_locked(pg, d, index);
+	need->index = index;
+	ret = pg_dma_get_locked(pg, udev, page, write, need);
+	if (ret)
+		return ret;
 	ret = xa_err(xa_store(&pg->pt[d], index, xa_tag_pointer(page, write),
-			      gfp));
-	if (ret)
-		goto out_erase;
-	if (!dev_does_dma(udev))
-		return 0;
-	dma = dma_map_page(udev->drm.dev, page, 0, PAGE_SIZE,
-			   DMA_BIDIRECTIONAL);
-	ret = dma_mapping_error(udev->drm.dev, dma);
-	if (ret)
-		goto out_erase;
-	ret = xa_err(xa_store(&pg->dma[d], index,
-			      xa_mk_value(dma >> PAGE_SHIFT), gfp));
-	if (ret)
-		goto out_unmap;
-	atomic_long_inc(&uvm_acct.dma_pages);
+			      GFP_NOWAIT | __GFP_NOWARN));
+	if (ret) {
+		pg_dma_put_locked(pg, d, page);
+		return -EAGAIN;	/* a table node */
+	}
+	if (old)
+		pg_dma_put_locked(pg, d, xa_untag_pointer(old));
 	return 0;
-
-out_unmap:
-	dma_unmap_page(udev->drm.dev, dma, PAGE_SIZE, DMA_BIDIRECTIONAL);
-out_erase:
-	xa_erase(&pg->dma[d], index);
-	xa_erase(&pg->pt[d], index);
-	return ret;
 }
 
 /*
  * Install what hmm_range_fault() found. Return: 0, -ENODEV (device gone),
- * or -ENOMEM with *@index the page whose table node must be allocated.
+ * -ENOMEM (no DMA mapping), or -EAGAIN with @need saying what to allocate
+ * before trying again.
  */
 static int pt_install_locked(struct uvm_pageable *pg, struct uvm_device *udev,
 			     const struct hmm_range *range,
-			     unsigned long *index)
+			     struct pg_need *need)
 {
 	unsigned long n = (range->end - range->start) >> PAGE_SHIFT, i;
 	int idx, ret = 0;
@@ -281,12 +360,24 @@ static int pt_install_locked(struct uvm_pageable *pg, struct uvm_device *udev,
 	for (i = 0; i < n && !ret; i++) {
 		unsigned long pfn = range->hmm_pfns[i];
 
-		*index = (range->start >> PAGE_SHIFT) + i;
-		ret = pt_set_locked(pg, udev, *index, hmm_pfn_to_page(pfn),
-				    pfn & HMM_PFN_WRITE);
+		ret = pt_set_locked(pg, udev, (range->start >> PAGE_SHIFT) + i,
+				    hmm_pfn_to_page(pfn), pfn & HMM_PFN_WRITE,
+				    need);
 	}
 	drm_dev_exit(idx);
 	return ret;
+}
+
+/* Allocate, where reclaim may run, what a failed install needs. */
+static int pg_need_alloc(struct uvm_pageable *pg, unsigned int d,
+			 struct pg_need *need)
+{
+	if (!need->spare)
+		need->spare = kmalloc(sizeof(*need->spare), GFP_KERNEL_ACCOUNT);
+	if (!need->spare)
+		return -ENOMEM;
+	return xa_reserve(&pg->pt[d], need->index, GFP_KERNEL_ACCOUNT) ?:
+	       xa_reserve(&pg->dma[d], need->pfn, GFP_KERNEL_ACCOUNT);
 }
 
 /* hmm_range_fault() until no invalidation races it; returns with pg->lock. */
@@ -330,23 +421,23 @@ static int pageable_fault(struct uvm_managed *mgd, struct uvm_pageable *pg,
 		.default_flags = HMM_PFN_REQ_FAULT |
 				 (write ? HMM_PFN_REQ_WRITE : 0),
 	};
-	unsigned long n = (end - va) >> PAGE_SHIFT, index;
+	unsigned long n = (end - va) >> PAGE_SHIFT;
+	struct pg_need need = { 0, 0, NULL };
 	int ret;
 
 	for (;;) {
 		ret = pageable_hmm_locked(pg, &range);
 		if (ret)
-			return ret;
-		ret = pt_install_locked(pg, udev, &range, &index);
-		mutex_unlock(&pg->lock);
-		if (ret != -ENOMEM)
 			break;
-		/* a table node, allocated where reclaim may run */
-		ret = xa_reserve(&pg->pt[udev->id], index, GFP_KERNEL_ACCOUNT) ?:
-		      xa_reserve(&pg->dma[udev->id], index, GFP_KERNEL_ACCOUNT);
+		ret = pt_install_locked(pg, udev, &range, &need);
+		mutex_unlock(&pg->lock);
+		if (ret != -EAGAIN)
+			break;
+		ret = pg_need_alloc(pg, udev->id, &need);
 		if (ret)
-			return ret;
+			break;
 	}
+	kfree(need.spare);
 	if (ret)
 		return ret;
 	io->faults += n;
@@ -357,22 +448,22 @@ static int pageable_fault(struct uvm_managed *mgd, struct uvm_pageable *pg,
 }
 
 /*
- * The first page of the step that device @d cannot access as needed, or 0
- * when every page is mapped (0 is never a user page).
+ * Is a page of the step one device @d cannot access as needed? *@va: the
+ * first such page.
  */
-static unsigned long pt_missing_locked(struct uvm_pageable *pg, unsigned int d,
-				       const struct uvm_pageable_io *io,
-				       bool write)
+static bool pt_missing_locked(struct uvm_pageable *pg, unsigned int d,
+			      const struct uvm_pageable_io *io, bool write,
+			      unsigned long *va)
 {
-	unsigned long va = round_down(io->addr, PAGE_SIZE);
 	void *entry;
 
-	for (; va < io->addr + io->len; va += PAGE_SIZE) {
-		entry = xa_load(&pg->pt[d], va >> PAGE_SHIFT);
+	for (*va = round_down(io->addr, PAGE_SIZE); *va < io->addr + io->len;
+	     *va += PAGE_SIZE) {
+		entry = xa_load(&pg->pt[d], *va >> PAGE_SHIFT);
 		if (!entry || (write && !xa_pointer_tag(entry)))
-			return va;
+			return true;
 	}
-	return 0;
+	return false;
 }
 
 /* Do the step through the mappings; every page is mapped as needed. */
@@ -424,8 +515,7 @@ int uvm_pageable_access(struct uvm_managed *mgd, struct uvm_device *udev,
 		return PTR_ERR(pg);
 	for (;;) {
 		mutex_lock(&pg->lock);
-		va = pt_missing_locked(pg, udev->id, io, write);
-		if (!va)
+		if (!pt_missing_locked(pg, udev->id, io, write, &va))
 			break;
 		mutex_unlock(&pg->lock);
 		ret = pageable_fault(mgd, pg, udev, io, va, write);

@@ -115,7 +115,10 @@ static void pf_drain(uintptr_t start, uintptr_t end)
 
 /* ---- prefetch work --------------------------------------------------------- */
 
-enum uvm_pf_kind { UVM_PF_PREFETCH, UVM_PF_DISCARD, UVM_PF_DISCARD_PREFETCH };
+enum uvm_pf_kind {
+	UVM_PF_PREFETCH, UVM_PF_DISCARD, UVM_PF_DISCARD_PREFETCH,
+	UVM_PF_PAGEABLE_HOST,	/* pageable memory to the host (cuda_pageable.c) */
+};
 
 struct uvm_pf_op {
 	struct uvm_pf_range range;	/* page-rounded, for pf_drain */
@@ -147,6 +150,8 @@ static int prefetch_run(struct uvm_work *w)
 			loc.type = UVM_MEM_LOC_HOST_NUMA;	/* resolved at the call */
 		if (op->kind == UVM_PF_PREFETCH)
 			r = uvm_prefetch_current(ctx, op->ptr, op->len, op->loc);
+		else if (op->kind == UVM_PF_PAGEABLE_HOST)
+			r = uvm_pageable_prefetch_host(op->ptr, op->len, loc);
 		else
 			r = uvm_discard(ctx, op->ptr, op->len,
 					op->kind == UVM_PF_DISCARD_PREFETCH ? &loc : NULL);
@@ -337,6 +342,8 @@ cudaError_t uvm_cm_advise(const void *ptr, size_t count, int advice, struct cuda
 		return e;
 	if (!count)
 		return cudaErrorInvalidValue;
+	if (!range_managed(ptr, count) && uvm_cm_pageable(ptr, count))
+		return cudaErrorNotSupported;	/* no advice kept (cuda_pageable.c) */
 	return managed_errno(uvm_advise(uvm_cuda_context(), ptr, count, (uint32_t)advice, l));
 }
 
@@ -346,18 +353,26 @@ cudaError_t uvm_cm_prefetch(const void *ptr, size_t count, struct cudaMemLocatio
 	struct uvm_prefetch_work *pw;
 	struct uvm_mem_location l;
 	cudaError_t e = uvm_cuda_init();
+	bool pageable;
 
 	if (e)
 		return e;
-	if (flags || !range_managed(ptr, count))
+	if (flags)
+		return cudaErrorInvalidValue;
+	pageable = !range_managed(ptr, count);
+	if (pageable && !uvm_cm_pageable(ptr, count))
 		return cudaErrorInvalidValue;
 	e = prefetch_loc(loc, &l);
 	if (e)
 		return e;
+	if (pageable && l.type == UVM_MEM_LOC_DEVICE)
+		return cudaErrorNotSupported;	/* see cuda_pageable.c */
 	pw = prefetch_work_alloc(1);
 	if (!pw)
 		return cudaErrorMemoryAllocation;
 	pf_op_set(&pw->ops[0], ptr, count, l);
+	if (pageable)
+		pw->ops[0].kind = UVM_PF_PAGEABLE_HOST;
 	return prefetch_submit(pw, stream, ptsz);
 }
 
@@ -472,7 +487,10 @@ cudaError_t uvm_cm_range_attrs(void **data, const size_t *sizes, const int *attr
 	}
 	if (drain)
 		pf_drain((uintptr_t)ptr, (uintptr_t)ptr + count);
-	e = managed_errno(uvm_range_attrs(uvm_cuda_context(), ptr, count, &info));
+	if (!range_managed(ptr, count) && uvm_cm_pageable(ptr, count))
+		uvm_pageable_range_info(&info);
+	else
+		e = managed_errno(uvm_range_attrs(uvm_cuda_context(), ptr, count, &info));
 	for (i = 0; !e && i < n; i++)
 		uvm_range_attr_value(attrs[i], &info, data[i], sizes[i]);
 	return e;

@@ -27,6 +27,11 @@ void uvm_fill_accessed_by(int *out, size_t n, uint64_t devices, bool host);
 /* Write attribute @attr of @info to @data (size already checked). */
 void uvm_range_attr_value(int attr, const struct uvm_range_info *info, void *data, size_t size);
 
+/* ---- cuda_pageable.c ---- */
+bool uvm_cm_pageable(const void *ptr, size_t count);
+int uvm_pageable_prefetch_host(const void *ptr, size_t len, struct uvm_mem_location loc);
+void uvm_pageable_range_info(struct uvm_range_info *info);
+
 /* ---- cuda_managed.c ---- */
 cudaError_t uvm_cm_advise(const void *ptr, size_t count, int advice, struct cudaMemLocation loc);
 cudaError_t uvm_cm_prefetch(const void *ptr, size_t count, struct cudaMemLocation loc,

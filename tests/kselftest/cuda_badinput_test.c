@@ -11,6 +11,18 @@
 
 #define INV	cudaErrorInvalidValue
 
+/*
+ * An address nothing maps. (Plain host memory is pageable memory, which
+ * devices reach where the module mirrors it: cuda_pageable_test.c.)
+ */
+static void *hole(void)
+{
+	void *p = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	munmap(p, 4096);
+	return p;
+}
+
 FIXTURE(bad) {
 	void *p;		/* 2 MiB managed */
 	int ndev;
@@ -62,11 +74,10 @@ TEST_F(bad, free)
 TEST_F(bad, advise)
 {
 	struct cudaMemLocation host = loc(cudaMemLocationTypeHost, 0);
-	int on_stack;
 
 	EXPECT_EQ(INV, cudaMemAdvise(self->p, MIB, 0, host));
 	EXPECT_EQ(INV, cudaMemAdvise(self->p, MIB, 7, host));
-	EXPECT_EQ(INV, cudaMemAdvise(&on_stack, 4, cudaMemAdviseSetReadMostly, host));
+	EXPECT_EQ(INV, cudaMemAdvise(hole(), 4, cudaMemAdviseSetReadMostly, host));
 	EXPECT_EQ(INV, cudaMemAdvise(self->p, 4 * MIB, cudaMemAdviseSetReadMostly, host));
 	EXPECT_EQ(INV, cudaMemAdvise(self->p, 0, cudaMemAdviseSetReadMostly, host));
 	EXPECT_EQ(INV, cudaMemAdvise(NULL, 4096, cudaMemAdviseSetReadMostly, host));
@@ -102,10 +113,9 @@ TEST_F(bad, advise)
 TEST_F(bad, prefetch)
 {
 	struct cudaMemLocation host = loc(cudaMemLocationTypeHost, 0);
-	int on_stack;
 
 	EXPECT_EQ(INV, cudaMemPrefetchAsync(self->p, MIB, host, 1, self->s));
-	EXPECT_EQ(INV, cudaMemPrefetchAsync(&on_stack, 4, host, 0, self->s));
+	EXPECT_EQ(INV, cudaMemPrefetchAsync(hole(), 4, host, 0, self->s));
 	EXPECT_EQ(INV, cudaMemPrefetchAsync(self->p, 3 * MIB, host, 0, self->s));
 	EXPECT_EQ(INV, cudaMemPrefetchAsync(self->p, 0, host, 0, self->s));
 	EXPECT_EQ(cudaErrorInvalidDevice, cudaMemPrefetchAsync(self->p, MIB,
@@ -162,7 +172,7 @@ TEST_F(bad, range_attributes)
 {
 	enum cudaMemRangeAttribute a2[2] = { cudaMemRangeAttributeReadMostly, 9 };
 	size_t sz2[2] = { 4, 4 };
-	int v[2], w, on_stack;
+	int v[2], w;
 	void *d2[2] = { &v[0], &v[1] };
 
 	EXPECT_EQ(INV, cudaMemRangeGetAttribute(&w, 8, cudaMemRangeAttributeReadMostly, self->p, MIB));
@@ -174,7 +184,7 @@ TEST_F(bad, range_attributes)
 	EXPECT_EQ(INV, cudaMemRangeGetAttribute(&w, 4, 9, self->p, MIB));
 	EXPECT_EQ(INV, cudaMemRangeGetAttribute(NULL, 4, cudaMemRangeAttributeReadMostly, self->p, MIB));
 	EXPECT_EQ(INV, cudaMemRangeGetAttribute(&w, 4, cudaMemRangeAttributeReadMostly, self->p, 0));
-	EXPECT_EQ(INV, cudaMemRangeGetAttribute(&w, 4, cudaMemRangeAttributeReadMostly, &on_stack, 4));
+	EXPECT_EQ(INV, cudaMemRangeGetAttribute(&w, 4, cudaMemRangeAttributeReadMostly, hole(), 4));
 	EXPECT_EQ(INV, cudaMemRangeGetAttribute(&w, 4, cudaMemRangeAttributeReadMostly, self->p,
 						3 * MIB));
 	EXPECT_EQ(INV, cudaMemRangeGetAttributes(d2, sz2, a2, 2, self->p, MIB));
@@ -217,7 +227,7 @@ TEST_F(bad, driver_codes)
 	CUpointer_attribute a = CU_POINTER_ATTRIBUTE_IS_MANAGED;
 	void *data = &v;
 
-	EXPECT_EQ(CUDA_ERROR_INVALID_DEVICE, cuMemAdvise(d, MIB, CU_MEM_ADVISE_SET_ACCESSED_BY,
+	EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cuMemAdvise(d, MIB, CU_MEM_ADVISE_SET_ACCESSED_BY,
 		  (CUmemLocation){ CU_MEM_LOCATION_TYPE_DEVICE, self->ndev }));
 	EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cuMemAdvise(d, MIB, (CUmem_advise)0,
 		  (CUmemLocation){ CU_MEM_LOCATION_TYPE_HOST, 0 }));

@@ -205,7 +205,7 @@ static char *file_map(size_t len, uint64_t seed, int flags, int *fdp)
 TEST_F(pg, file_backed_shared_and_private)
 {
 	size_t len = MIB;
-	char *back = malloc(len);
+	char *back = malloc(len), *p2;
 	int fd, fd2;
 	char *p = file_map(len, 30, MAP_SHARED, &fd);
 	char *q = file_map(len, 31, MAP_PRIVATE, &fd2);
@@ -218,6 +218,13 @@ TEST_F(pg, file_backed_shared_and_private)
 	ASSERT_EQ(0, msync(p, len, MS_SYNC));
 	ASSERT_EQ((ssize_t)len, pread(fd, back, len, 0));
 	EXPECT_EQ(0, uvm_check(back, len, 32));
+	/* the same pages at a second address: one DMA mapping each, shared */
+	p2 = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	ASSERT_NE(MAP_FAILED, p2);
+	ASSERT_TRUE(dev_sees(self->fd, self->dev[0], p2, len, 32));
+	ASSERT_EQ(0, dev_fills(self->fd, self->dev[0], p2, len, 34));
+	EXPECT_TRUE(dev_sees(self->fd, self->dev[0], p, len, 34));
+	munmap(p2, len);
 	/* private: the device's writes are the process's copy only */
 	ASSERT_TRUE(dev_sees(self->fd, self->dev[0], q, len, 31));
 	ASSERT_EQ(0, dev_fills(self->fd, self->dev[0], q, len, 33));
@@ -317,7 +324,7 @@ static void *unmap_loop(void *arg)
 
 TEST_F(pg, munmap_while_devices_access)
 {
-	struct unmapper u = { .len = MIB };
+	struct unmapper u = { .len = 64 * 1024 };
 	char *buf = malloc(MIB);
 	int i, ret, ok = 0, gone = 0;
 	pthread_t t;
@@ -366,7 +373,8 @@ TEST_F(pg, not_pageable_memory_is_refused)
 		EXPECT_EQ(-EFAULT, uvm_dev_read(self->fd, self->dev[0], dptr, 8, buf));
 		munmap(dptr, ad.map_size);
 	}
-	/* unmapped, the NULL page, kernel addresses */
+	/* unmapped, the NULL page (address 0 once read a NULL struct page), kernel addresses */
+	EXPECT_EQ(-EFAULT, uvm_dev_read(self->fd, self->dev[0], NULL, 8, buf));
 	EXPECT_EQ(-EFAULT, uvm_dev_read(self->fd, self->dev[0], (void *)PAGE, 8, buf));
 	EXPECT_EQ(-EINVAL, uvm_dev_read(self->fd, self->dev[0],
 					(void *)0xffff888000000000ULL, 8, buf));

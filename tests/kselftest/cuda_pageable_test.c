@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0
+// LDLIBS: -luvm -lnuma -lpthread
+/*
+ * cuda_pageable_test.c - the CUDA memory calls on pageable memory (malloc,
+ * stack, mmap) through libuvm at the mirror level (libuvm/cuda_pageable.c):
+ * the attributes say devices reach it; prefetch to the host and its nodes
+ * migrates it with the kernel's own migration; what this level cannot do
+ * answers cudaErrorNotSupported; unmapped memory is InvalidValue.
+ */
+#include <numaif.h>
+#include <sys/mman.h>
+
+#include "cuda_test_util.h"
+#include "kselftest_harness.h"
+
+FIXTURE(pg) {
+	int nodes;
+};
+
+FIXTURE_SETUP(pg)
+{
+	int n = 0, v = 0;
+
+	if (cudaGetDeviceCount(&n) != cudaSuccess || !n)
+		SKIP(return, "no device");
+	ASSERT_EQ(cudaSuccess, cudaDeviceGetAttribute(&v, cudaDevAttrPageableMemoryAccess, 0));
+	if (!v)
+		SKIP(return, "no pageable memory access on this kernel");
+	self->nodes = mem_nodes();
+}
+
+FIXTURE_TEARDOWN(pg)
+{
+	EXPECT_EQ(cudaSuccess, cudaGetLastError());
+}
+
+/* Every page of [p, p + len) on @node (move_pages(2) query). */
+static int all_on(char *p, size_t len, int node)
+{
+	size_t n = len / PAGE_SZ, i;
+	void **pages = calloc(n, sizeof(*pages));
+	int *st = calloc(n, sizeof(*st)), ok;
+
+	for (i = 0; pages && i < n; i++)
+		pages[i] = p + i * PAGE_SZ;
+	ok = pages && st && !move_pages(0, n, pages, NULL, st, 0);
+	for (i = 0; ok && i < n; i++)
+		ok = st[i] == node;
+	free(pages);
+	free(st);
+	return ok;
+}
+
+TEST_F(pg, attributes)
+{
+	struct cudaPointerAttributes pa;
+	int v = -1;
+	char *h = malloc(4096);
+
+	ASSERT_EQ(cudaSuccess, cudaDeviceGetAttribute(&v, cudaDevAttrPageableMemoryAccess, 0));
+	EXPECT_EQ(1, v);
+	/* the device keeps page tables of its own (HMM, not ATS) */
+	ASSERT_EQ(cudaSuccess, cudaDeviceGetAttribute(
+			&v, cudaDevAttrPageableMemoryAccessUsesHostPageTables, 0));
+	EXPECT_EQ(0, v);
+	ASSERT_EQ(cudaSuccess, cudaPointerGetAttributes(&pa, h));
+	EXPECT_EQ(cudaMemoryTypeUnregistered, pa.type);
+	EXPECT_EQ(cudaInvalidDeviceId, pa.device);
+	EXPECT_EQ(NULL, pa.devicePointer);
+	EXPECT_EQ(h, pa.hostPointer);
+	free(h);
+}
+
+TEST_F(pg, prefetch_to_host_nodes_migrates)
+{
+	size_t len = 2 * MIB;
+	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int node;
+
+	ASSERT_NE(MAP_FAILED, p);
+	memset(p, 0x42, len);
+	ASSERT_EQ(cudaSuccess, cudaMemPrefetchAsync(p, len, loc(cudaMemLocationTypeHost, 0), 0, 0));
+	ASSERT_EQ(cudaSuccess, cudaStreamSynchronize(0));
+	for (node = self->nodes - 1; node >= 0; node--) {
+		ASSERT_EQ(cudaSuccess, cudaMemPrefetchAsync(p, len,
+				loc(cudaMemLocationTypeHostNuma, node), 0, cudaStreamPerThread));
+		ASSERT_EQ(cudaSuccess, cudaStreamSynchronize(cudaStreamPerThread));
+		EXPECT_TRUE(all_on(p, len, node)) TH_LOG("node %d", node);
+	}
+	EXPECT_EQ(0x42, p[len - 1]);
+	ASSERT_EQ(cudaSuccess, cudaMemPrefetchAsync(p + 1, 100,
+			loc(cudaMemLocationTypeHostNumaCurrent, 0), 0, 0));
+	ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+	munmap(p, len);
+}
+
+TEST_F(pg, what_the_mirror_cannot_do_is_not_supported)
+{
+	size_t len = MIB;
+	char *h = malloc(len);
+	int on_stack[64] = { 0 };
+
+	ASSERT_NE(NULL, h);
+	memset(h, 1, len);
+	EXPECT_EQ(cudaErrorNotSupported, cudaMemPrefetchAsync(h, len,
+			loc(cudaMemLocationTypeDevice, 0), 0, 0));
+	EXPECT_EQ(cudaErrorNotSupported, cudaGetLastError());
+	EXPECT_EQ(cudaErrorNotSupported, cudaMemAdvise(h, len, cudaMemAdviseSetReadMostly,
+						       loc(cudaMemLocationTypeHost, 0)));
+	EXPECT_EQ(cudaErrorNotSupported, cudaMemAdvise(on_stack, sizeof(on_stack),
+						       cudaMemAdviseSetPreferredLocation,
+						       loc(cudaMemLocationTypeDevice, 0)));
+	EXPECT_EQ(cudaErrorNotSupported, cudaGetLastError());
+	/* bad input keeps its own answer */
+	EXPECT_EQ(cudaErrorInvalidValue, cudaMemAdvise(h, len, 99, loc(cudaMemLocationTypeHost, 0)));
+	EXPECT_EQ(cudaErrorInvalidDevice, cudaMemPrefetchAsync(h, len,
+			loc(cudaMemLocationTypeDevice, 999), 0, 0));
+	EXPECT_EQ(cudaErrorInvalidDevice, cudaGetLastError());
+	free(h);
+}
+
+TEST_F(pg, range_attributes_say_nothing_is_set)
+{
+	size_t len = MIB;
+	char *h = malloc(len);
+	int ab[4] = { 7, 7, 7, 7 };
+
+	ASSERT_NE(NULL, h);
+	memset(h, 1, len);
+	ASSERT_EQ(cudaSuccess, cudaMemPrefetchAsync(h, len, loc(cudaMemLocationTypeHostNuma, 0), 0, 0));
+	ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+	EXPECT_EQ(0, range_int(cudaMemRangeAttributeReadMostly, h, len));
+	EXPECT_EQ(cudaInvalidDeviceId, range_int(cudaMemRangeAttributePreferredLocation, h, len));
+	EXPECT_EQ(cudaMemLocationTypeInvalid,
+		  range_int(cudaMemRangeAttributePreferredLocationType, h, len));
+	EXPECT_EQ(cudaInvalidDeviceId, range_int(cudaMemRangeAttributeLastPrefetchLocation, h, len));
+	ASSERT_EQ(cudaSuccess, cudaMemRangeGetAttribute(ab, sizeof(ab),
+			cudaMemRangeAttributeAccessedBy, h, len));
+	EXPECT_EQ(cudaInvalidDeviceId, ab[0]);
+	free(h);
+}
+
+TEST_F(pg, unmapped_memory_is_invalid)
+{
+	size_t len = 4 * PAGE_SZ;
+	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int v;
+
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(0, munmap(p + PAGE_SZ, PAGE_SZ));	/* a hole */
+	EXPECT_EQ(cudaErrorInvalidValue, cudaMemPrefetchAsync(p, len,
+			loc(cudaMemLocationTypeHost, 0), 0, 0));
+	EXPECT_EQ(cudaErrorInvalidValue, cudaMemAdvise(p, len, cudaMemAdviseSetReadMostly,
+						       loc(cudaMemLocationTypeHost, 0)));
+	EXPECT_EQ(cudaErrorInvalidValue, cudaMemRangeGetAttribute(&v, sizeof(v),
+			cudaMemRangeAttributeReadMostly, p, len));
+	EXPECT_EQ(cudaErrorInvalidValue, cudaGetLastError());
+	munmap(p, len);
+}
+
+TEST_HARNESS_MAIN
