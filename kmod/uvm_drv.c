@@ -49,8 +49,11 @@
  * 4. uvm_device.lru_lock (spinlock, also over the device's list of all
  *    its block states) or uvm_mem_pool.lock (mutex), per device;
  *    uvm_page_pool.lock, uvm_fault_ahead.lock and uvm_perf_va.lock
- *    (spinlocks), per VA space. (uvm_pools_lock, global, only ever has a
- *    pool's lock inside it.)
+ *    (spinlocks), per VA space; uvm_pageable.lock (mutex, per VA space:
+ *    the devices' page tables of pageable memory, taken by its notifier
+ *    under whatever an invalidation holds, so nothing under it allocates
+ *    with reclaim or faults). (uvm_pools_lock and uvm_pageables_lock,
+ *    global, only ever have a pool's or a mirror's lock inside them.)
  * 5. the device registry's xa_lock (spinlock): nothing nests inside.
  *
  * drm_dev_enter()/drm_dev_exit() is an SRCU read section, not a lock: it

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "cuda_managed.h"
 #include "cuda_stream.h"
 #include "uvm_kernel.h"
 
@@ -99,7 +100,7 @@ static int kernel_step(struct uvm_kernel_work *kw, struct uvm_device_access_op *
 	ret = uvm_device_access(uvm_cuda_context(), kw->device, ops,
 				(unsigned int)n, &faults);
 	/* The form was checked: the module refuses the addresses. */
-	if (ret == -EINVAL || ret == -EFAULT)
+	if (ret == -EINVAL || ret == -EFAULT || ret == -EPERM)
 		return -EADDRNOTAVAIL;
 	if (ret)
 		return ret;
@@ -250,7 +251,8 @@ static cudaError_t pattern_check(struct uvm_pattern *p, uint64_t *total)
 	if (!p->stride)
 		p->stride = p->granule;
 	if (p->granule > 4096 || p->stride < p->granule || p->len < p->granule ||
-	    !uvm_managed_covers(uvm_cuda_context(), (uintptr_t)p->base, p->len))
+	    (!uvm_managed_covers(uvm_cuda_context(), (uintptr_t)p->base, p->len) &&
+	     !uvm_cm_pageable(p->base, p->len)))
 		return cudaErrorInvalidValue;
 	switch (p->kind) {
 	case UVM_PATTERN_SEQUENTIAL:

@@ -105,7 +105,8 @@ cudaError_t uvmLaunchKernel_ptsz(const struct uvm_kernel *k, int device,
  * struct uvm_pattern - a kernel sweeping or sampling one range.
  * @kind: UVM_PATTERN_*.
  * @access: UVM_DEVICE_ACCESS_READ or _WRITE.
- * @base: the range (managed memory), @len bytes.
+ * @base: the range (managed memory, or pageable memory where the module
+ *	  mirrors it: docs/pageable-memory.md), @len bytes.
  * @len: bytes.
  * @granule: bytes per access, 1..4096 (0: 64, a warp's transaction).
  * @stride: SEQUENTIAL: bytes from one access to the next, at least
@@ -133,7 +134,8 @@ struct uvm_pattern {
 /*
  * Launch the pattern @p as a kernel (copied at launch), as
  * uvmLaunchKernel(). Also cudaErrorInvalidValue for a bad kind, access,
- * granule, stride or count, or a range that is not managed memory.
+ * granule, stride or count, or a range that is neither managed memory nor
+ * reachable pageable memory.
  */
 cudaError_t uvmLaunchPattern(const struct uvm_pattern *p, int device,
 			     cudaStream_t stream);

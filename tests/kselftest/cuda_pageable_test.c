@@ -11,6 +11,7 @@
 #include <sys/mman.h>
 
 #include "cuda_test_util.h"
+#include "../../include/uvm/uvm_kernel.h"
 #include "kselftest_harness.h"
 
 FIXTURE(pg) {
@@ -156,6 +157,35 @@ TEST_F(pg, unmapped_memory_is_invalid)
 			cudaMemRangeAttributeReadMostly, p, len));
 	EXPECT_EQ(cudaErrorInvalidValue, cudaGetLastError());
 	munmap(p, len);
+}
+
+TEST_F(pg, kernels_reach_pageable_memory)
+{
+	size_t len = MIB, i, bad = 0;
+	unsigned char *h = malloc(len), data[64];
+	char *ro = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct uvm_pattern p = {
+		.kind = UVM_PATTERN_SEQUENTIAL, .access = UVM_DEVICE_ACCESS_WRITE,
+		.base = h, .len = len, .granule = 64, .data = data,
+	};
+
+	ASSERT_NE(NULL, h);
+	ASSERT_NE(MAP_FAILED, ro);
+	memset(h, 0, len);
+	memset(data, 0xab, sizeof(data));
+	ASSERT_EQ(cudaSuccess, uvmLaunchPattern(&p, 0, 0));
+	ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+	for (i = 0; i < len; i++)
+		bad += h[i] != 0xab;
+	EXPECT_EQ(0, bad);
+	/* a write to read-only memory: the kernel's error, at the next sync */
+	p.base = ro;
+	p.len = 4096;
+	ASSERT_EQ(cudaSuccess, uvmLaunchPattern(&p, 0, 0));
+	EXPECT_EQ(cudaErrorIllegalAddress, cudaDeviceSynchronize());
+	EXPECT_EQ(cudaErrorIllegalAddress, cudaGetLastError());
+	munmap(ro, 4096);
+	free(h);
 }
 
 TEST_HARNESS_MAIN
