@@ -302,6 +302,12 @@ static void text_stats(const struct smi_sample *s, const struct smi_sample *prev
 	}
 }
 
+/* What devices do with pageable memory (docs/pageable-memory.md). */
+static const char *smi_pageable(const struct ut_module *m)
+{
+	return m->info.caps & UVM_CAP_PAGEABLE_MIRROR ? "mirror" : "none";
+}
+
 static void print_text(const struct ut_module *m, const struct smi_sample *s,
 		       const struct smi_sample *prev)
 {
@@ -309,9 +315,9 @@ static void print_text(const struct ut_module *m, const struct smi_sample *s,
 	time_t now = time(NULL);
 
 	strftime(ts, sizeof(ts), "%F %T", localtime(&now));
-	printf("uvm-smi %s  module ABI %u, page %u B, block %u KiB%s\n", ts,
-	       m->info.abi_version, m->info.page_size, m->info.block_size / 1024,
-	       m->info.caps & UVM_CAP_TEST_IOCTLS ? ", test ioctls on" : "");
+	printf("uvm-smi %s  module ABI %u, page %u B, block %u KiB, pageable memory: %s%s\n",
+	       ts, m->info.abi_version, m->info.page_size, m->info.block_size / 1024,
+	       smi_pageable(m), m->info.caps & UVM_CAP_TEST_IOCTLS ? ", test ioctls on" : "");
 	text_devices(m);
 	text_dev_stats(m, s);
 	text_procs(m, &s->procs);
@@ -396,9 +402,9 @@ static void print_json(const struct ut_module *m, const struct smi_sample *s)
 	uint32_t i;
 
 	printf("{\"time\":%.3f,\"module\":{\"abi_version\":%u,\"page_size\":%u,"
-	       "\"block_size\":%u,\"caps\":%llu},\"devices\":[", (double)time(NULL),
-	       m->info.abi_version, m->info.page_size, m->info.block_size,
-	       (unsigned long long)m->info.caps);
+	       "\"block_size\":%u,\"caps\":%llu,\"pageable\":\"%s\"},\"devices\":[",
+	       (double)time(NULL), m->info.abi_version, m->info.page_size, m->info.block_size,
+	       (unsigned long long)m->info.caps, smi_pageable(m));
 	for (i = 0; i < m->info.num_devices && i < UVM_MAX_DEVICES; i++) {
 		if (i)
 			putchar(',');
