@@ -106,6 +106,38 @@ int imp_split(char *s, char sep, char **field, int max)
 	}
 }
 
+/**
+ * imp_text() - a text importer's two passes over im->in: the scan, the
+ * header and allocations (imp_begin()), the records, the end.
+ * @im: the import.
+ * @pass: the importer's pass (see imp_pass_fn).
+ *
+ * Return: 0 or an error imp_error() has reported.
+ */
+int imp_text(struct imp *im, imp_pass_fn pass)
+{
+	FILE *f = fopen(im->in, "re");
+	char *buf = NULL;
+	size_t cap = 0;
+	int ret;
+
+	if (!f)
+		return imp_error(im, "%s", strerror(errno));
+	ret = pass(im, f, &buf, &cap, 0);
+	if (!ret)
+		ret = imp_begin(im);
+	if (!ret) {
+		rewind(f);
+		im->pos = 0;
+		ret = pass(im, f, &buf, &cap, 1);
+	}
+	if (!ret)
+		ret = imp_end(im);
+	free(buf);
+	fclose(f);
+	return ret;
+}
+
 /* ---- pass 1: time, devices, pid, addresses ---- */
 
 void imp_time_seen(struct imp *im, uint64_t t)

@@ -117,6 +117,15 @@ int imp_u64(const char *s, int base, uint64_t *v);
 int imp_line(struct imp *im, FILE *f, char **buf, size_t *cap);
 int imp_split(char *s, char sep, char **field, int max);
 
+/*
+ * One pass of a text importer over the open input: @emit 0 scans
+ * (extents, devices, the first time; an error if it found nothing to
+ * import), @emit 1 writes the records.
+ */
+typedef int (*imp_pass_fn)(struct imp *im, FILE *f, char **buf, size_t *cap,
+			   int emit);
+int imp_text(struct imp *im, imp_pass_fn pass);
+
 /* The importers. */
 int imp_uvmeval(struct imp *im);
 int imp_nsys(struct imp *im);

@@ -207,29 +207,19 @@ static int jsonl_pass(struct imp *im, FILE *f, char **buf, size_t *cap, int writ
 	return ret;
 }
 
+/* The scan: a file without one record is an error. */
+static int jsonl_pass_checked(struct imp *im, FILE *f, char **buf, size_t *cap,
+			      int emit)
+{
+	int ret = jsonl_pass(im, f, buf, cap, emit);
+
+	if (!ret && !emit && !im->pos)
+		ret = imp_error(im, "no records");
+	return ret;
+}
+
 int imp_jsonl(struct imp *im)
 {
-	FILE *f = fopen(im->in, "re");
-	char *buf = NULL;
-	size_t cap = 0;
-	int ret;
-
-	if (!f)
-		return imp_error(im, "%s", strerror(errno));
 	im->unit = "line";
-	ret = jsonl_pass(im, f, &buf, &cap, 0);
-	if (!ret && !im->pos)
-		ret = imp_error(im, "no records");
-	if (!ret)
-		ret = imp_begin(im);
-	if (!ret) {
-		rewind(f);
-		im->pos = 0;
-		ret = jsonl_pass(im, f, &buf, &cap, 1);
-	}
-	if (!ret)
-		ret = imp_end(im);
-	free(buf);
-	fclose(f);
-	return ret;
+	return imp_text(im, jsonl_pass_checked);
 }

@@ -193,28 +193,19 @@ static int kfd_write(struct imp *im, FILE *f, char **buf, size_t *cap)
 	return ret;
 }
 
-int imp_kfd(struct imp *im)
+static int kfd_pass(struct imp *im, FILE *f, char **buf, size_t *cap, int emit)
 {
-	FILE *f = fopen(im->in, "re");
-	char *buf = NULL;
-	size_t cap = 0;
 	int ret;
 
-	if (!f)
-		return imp_error(im, "%s", strerror(errno));
-	ret = kfd_scan(im, f, &buf, &cap);
+	if (emit)
+		return kfd_write(im, f, buf, cap);
+	ret = kfd_scan(im, f, buf, cap);
 	if (!ret && !im->have_t0)
 		ret = imp_error(im, "no page fault or migration event");
-	if (!ret)
-		ret = imp_begin(im);
-	if (!ret) {
-		rewind(f);
-		im->pos = 0;
-		ret = kfd_write(im, f, &buf, &cap);
-	}
-	if (!ret)
-		ret = imp_end(im);
-	free(buf);
-	fclose(f);
 	return ret;
+}
+
+int imp_kfd(struct imp *im)
+{
+	return imp_text(im, kfd_pass);
 }

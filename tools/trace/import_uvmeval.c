@@ -168,30 +168,21 @@ static int ue_write(struct imp *im, FILE *f, char **buf, size_t *cap)
 	return ret;
 }
 
-int imp_uvmeval(struct imp *im)
+static int ue_pass(struct imp *im, FILE *f, char **buf, size_t *cap, int emit)
 {
-	FILE *f = fopen(im->in, "re");
-	char *buf = NULL;
-	size_t cap = 0;
 	int ret;
 
-	if (!f)
-		return imp_error(im, "%s", strerror(errno));
-	ret = ue_scan(im, f, &buf, &cap);
+	if (emit)
+		return ue_write(im, f, buf, cap);
+	ret = ue_scan(im, f, buf, cap);
 	if (!ret && !im->have_t0)
 		ret = imp_error(im, "no fault (f,) line: not a uvm-eval fault log");
 	if (!ret)
 		ret = imp_device(im, 0, "uvm-eval GPU") < 0;
-	if (!ret)
-		ret = imp_begin(im);
-	if (!ret) {
-		rewind(f);
-		im->pos = 0;
-		ret = ue_write(im, f, &buf, &cap);
-	}
-	if (!ret)
-		ret = imp_end(im);
-	free(buf);
-	fclose(f);
 	return ret;
+}
+
+int imp_uvmeval(struct imp *im)
+{
+	return imp_text(im, ue_pass);
 }
