@@ -483,6 +483,29 @@ static void read_counters(struct uvm_context *ctx, uint64_t *out)
 		out[i] = all[counters[i].idx];
 }
 
+/*
+ * The counters once the module's background work for the run is done: the
+ * CPU fault-ahead worker may still be moving blocks the last pass's CPU
+ * sweep asked for. Read until two reads 20 ms apart agree (at most 2 s),
+ * so that how far it got by the end of the passes does not change the
+ * counts (a replay compares them with its recording's).
+ */
+static void settle(struct uvm_context *ctx, uint64_t *out)
+{
+	uint64_t prev[NCOUNTERS];
+	const struct timespec nap = { 0, 20 * 1000 * 1000 };
+	int i;
+
+	read_counters(ctx, out);
+	for (i = 0; i < 100; i++) {
+		memcpy(prev, out, sizeof(prev));
+		nanosleep(&nap, NULL);
+		read_counters(ctx, out);
+		if (!memcmp(prev, out, sizeof(prev)))
+			return;
+	}
+}
+
 /* The run's counts priced by the cost model. */
 static double modelled(const struct opts *o, const uint64_t *d)
 {
@@ -574,7 +597,7 @@ int exp_cmd_run(int argc, char **argv)
 	t0 = now();
 	ret = run_passes(w, &er, &o);
 	r.wall = now() - t0;
-	read_counters(ctx, after);
+	settle(ctx, after);
 	reader_stop(&r.rd);
 	if (tl)
 		fclose(tl);
