@@ -35,7 +35,12 @@ DATADIR		?= $(PREFIX)/share
 UDEVDIR		?= /lib/udev/rules.d
 SYSUSERSDIR	?= /usr/lib/sysusers.d
 DKMSDIR		?= /usr/src/uvm-$(UVM_VERSION)
-KVER		?= $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
+# The release the module's vermagic carries: UTS_RELEASE (Debian's
+# include/config/kernel.release says 6.1.192 where uname -r says
+# 6.1.0-56-amd64), else kernel.release.
+KVER		?= $(or $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"$$/\1/p' \
+			$(KDIR)/include/generated/utsrelease.h 2>/dev/null), \
+		   $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null))
 INSTALL		?= install
 
 .PHONY: install install-module install-dkms install-lib install-tools install-test
