@@ -15,6 +15,20 @@
 #include "../../include/uvm/uvm.h"
 #include "kselftest_harness.h"
 
+/* Does the module mirror pageable memory (docs/pageable-memory.md)? */
+static int mirror_on(void)
+{
+	char v[16] = "";
+	FILE *f = fopen("/sys/module/uvm/parameters/pageable", "r");
+
+	if (f) {
+		if (!fgets(v, sizeof(v), f))
+			v[0] = 0;
+		fclose(f);
+	}
+	return !strcmp(v, "mirror\n");
+}
+
 FIXTURE(devices) {
 	int count;
 };
@@ -94,7 +108,7 @@ TEST_F(devices, properties)
 		EXPECT_EQ(1, p.unifiedAddressing);
 		EXPECT_EQ(1, p.managedMemory);
 		EXPECT_EQ(1, p.concurrentManagedAccess);
-		EXPECT_EQ(0, p.pageableMemoryAccess);
+		EXPECT_EQ(mirror_on(), p.pageableMemoryAccess);
 		EXPECT_EQ(1, p.canMapHostMemory);
 		EXPECT_EQ(0, p.integrated);
 		EXPECT_EQ(9, p.major);
@@ -117,7 +131,6 @@ TEST_F(devices, attributes_agree_with_properties)
 	static const struct { enum cudaDeviceAttr a; int want; } fixed[] = {
 		{ cudaDevAttrManagedMemory, 1 },
 		{ cudaDevAttrConcurrentManagedAccess, 1 },
-		{ cudaDevAttrPageableMemoryAccess, 0 },
 		{ cudaDevAttrPageableMemoryAccessUsesHostPageTables, 0 },
 		{ cudaDevAttrUnifiedAddressing, 1 },
 		{ cudaDevAttrCanMapHostMemory, 1 },
@@ -142,6 +155,8 @@ TEST_F(devices, attributes_agree_with_properties)
 			EXPECT_EQ(cudaSuccess, cudaDeviceGetAttribute(&v, fixed[i].a, d));
 			EXPECT_EQ(fixed[i].want, v);
 		}
+		EXPECT_EQ(cudaSuccess, cudaDeviceGetAttribute(&v, cudaDevAttrPageableMemoryAccess, d));
+		EXPECT_EQ(mirror_on(), v);
 		EXPECT_EQ(cudaSuccess, cudaDeviceGetAttribute(&v, cudaDevAttrHostNumaId, d));
 		EXPECT_EQ(p.hostNumaId, v);
 		EXPECT_EQ(cudaSuccess, cudaDeviceGetAttribute(&v, cudaDevAttrPciBusId, d));

@@ -93,7 +93,9 @@ TEST_F(va, get_info_module)
 	EXPECT_EQ(want, info.num_devices);
 	EXPECT_EQ(test_ioctls_enabled() ? UVM_CAP_TEST_IOCTLS : 0,
 		  info.caps & UVM_CAP_TEST_IOCTLS);
-	EXPECT_EQ(0, info.caps & ~(uint64_t)UVM_CAP_TEST_IOCTLS);
+	/* every supported Debian kernel has HMM_MIRROR (docs/pageable-memory.md) */
+	EXPECT_EQ(UVM_CAP_PAGEABLE_MIRROR, info.caps & UVM_CAP_PAGEABLE_MIRROR);
+	EXPECT_EQ(0, info.caps & ~(uint64_t)(UVM_CAP_TEST_IOCTLS | UVM_CAP_PAGEABLE_MIRROR));
 }
 
 /* devices_count bounds what is written; num_devices is always the total. */
