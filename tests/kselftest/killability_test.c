@@ -18,7 +18,8 @@
  * Operations: a prefetch host -> device and device -> host, an
  * oversubscribed prefetch (every block evicts another), a large
  * device-access batch, a device -> host UVM_IOCTL_MEMCPY, a device
- * UVM_IOCTL_MEMSET and a large device allocation (zeroed at allocation).
+ * UVM_IOCTL_MEMSET, a large device allocation (zeroed at allocation) and a
+ * device-access batch to plain anonymous memory (pageable memory).
  * Group "device": two ivshmem BARs + an emulated device.
  */
 #include <poll.h>
@@ -34,11 +35,11 @@
 #define OWN_SEED	77
 
 enum kop { OP_H2D, OP_D2H, OP_OVERSUB, OP_ACCESS, OP_MEMCPY, OP_MEMSET,
-	   OP_ALLOC };
+	   OP_ALLOC, OP_PAGEABLE };
 static const char *const kop_name[] = {
 	"prefetch to device", "prefetch to host", "oversubscribed prefetch",
 	"device-access batch", "memcpy device to host", "memset device",
-	"device allocation",
+	"device allocation", "device access to pageable memory",
 };
 
 /* What the child reports through its pipe. */
@@ -116,6 +117,7 @@ static int kop_run(int fd, const struct kchild *k, char *p, char *host,
 	case OP_OVERSUB:
 		return uvm_prefetch(fd, p, k->len, UVM_LOC_DEVICE, k->small);
 	case OP_ACCESS:
+	case OP_PAGEABLE:
 		return access_all(fd, k->big, p, k->len, buf, acc);
 	case OP_MEMCPY:
 		return mcpy(fd, host, p, k->len);
@@ -142,6 +144,9 @@ static int kop_reset(int fd, const struct kchild *k, char *p)
 		return uvm_prefetch(fd, p, k->len, UVM_LOC_DEVICE, k->big);
 	case OP_ALLOC:
 		return uvm_ioctl(fd, UVM_IOCTL_FREE, &f);
+	case OP_PAGEABLE:	/* an invalidation drops the device's mappings */
+		return mprotect(p, k->len, PROT_READ) ||
+		       mprotect(p, k->len, PROT_READ | PROT_WRITE) ? -errno : 0;
 	default:
 		return 0;	/* the run itself can be repeated as is */
 	}
@@ -167,6 +172,12 @@ static void child_main(const struct kchild *k, int w)
 			if (mcpy(fd, p, host, k->len))
 				_exit(2);
 		}
+	} else if (k->op == OP_PAGEABLE) {
+		p = mmap(NULL, k->len, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			_exit(2);
+		fill64(p, k->len, 9);
 	} else {
 		p = uvm_map(fd, k->len);
 		if (!p)
@@ -255,6 +266,11 @@ static int kop_stat(enum kop op)
 		return UVM_STAT_MIGRATE_D2H_PAGES;
 	case OP_ACCESS:
 		return UVM_STAT_DEVICE_FAULTS;
+	/*
+	 * OP_PAGEABLE: counted per hmm_range_fault() batch of up to 256
+	 * pages, and on the debug kernel one batch outlasts the 200 ms
+	 * before the kill (165 ms a batch on average there).
+	 */
 	default:
 		return -1;
 	}
@@ -425,6 +441,13 @@ TEST_F_TIMEOUT(kill, device_allocation, 300)
 {
 	run_kill(_metadata, self, OP_ALLOC, span(self->fd, self->big, 3,
 						 384 * MIB));
+}
+
+/* A device access batch to plain anonymous memory (uvm_pageable.c). */
+TEST_F_TIMEOUT(kill, pageable_device_access, 300)
+{
+	run_kill(_metadata, self, OP_PAGEABLE, span(self->fd, self->big, 2,
+						    256 * MIB));
 }
 
 TEST_HARNESS_MAIN
