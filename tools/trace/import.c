@@ -562,15 +562,28 @@ int imp_fault(struct imp *im, uint64_t t, uint32_t dev, uint64_t key,
 	return 0;
 }
 
+/*
+ * A record that is not a device fault: the batch open before it ends
+ * first, then @ev is set up as a record of @type at trace time @t.
+ */
+static int record_begin(struct imp *im, struct uvm_event *ev, uint16_t type,
+			uint64_t t, uint32_t pid)
+{
+	int ret = imp_batch_end(im);
+
+	if (!ret)
+		emit_init(im, ev, type, imp_ns(im, t), pid);
+	return ret;
+}
+
 int imp_cpu_fault(struct imp *im, uint64_t t, uint32_t pid, uint32_t tid,
 		  uint64_t addr, int write, int node)
 {
 	struct uvm_event ev;
-	int ret = imp_batch_end(im);
+	int ret = record_begin(im, &ev, UVM_EVENT_CPU_FAULT, t, pid);
 
 	if (ret)
 		return ret;
-	emit_init(im, &ev, UVM_EVENT_CPU_FAULT, imp_ns(im, t), pid);
 	if (tid)
 		ev.hdr.tid = tid;
 	ev.u.cpu_fault.addr = addr;
@@ -584,11 +597,10 @@ int imp_migrate(struct imp *im, uint64_t t, uint32_t pid,
 		const struct uvm_event_migrate *m)
 {
 	struct uvm_event ev;
-	int ret = imp_batch_end(im);
+	int ret = record_begin(im, &ev, UVM_EVENT_MIGRATE, t, pid);
 
 	if (ret)
 		return ret;
-	emit_init(im, &ev, UVM_EVENT_MIGRATE, imp_ns(im, t), pid);
 	ev.u.migrate = *m;
 	if (!ev.u.migrate.pages)
 		ev.u.migrate.pages = (uint32_t)((m->bytes + IMP_PAGE - 1) / IMP_PAGE);
@@ -599,11 +611,10 @@ int imp_evict(struct imp *im, uint64_t t, uint32_t pid, uint64_t addr,
 	      uint64_t bytes, uint32_t dev)
 {
 	struct uvm_event ev;
-	int ret = imp_batch_end(im);
+	int ret = record_begin(im, &ev, UVM_EVENT_EVICT, t, pid);
 
 	if (ret)
 		return ret;
-	emit_init(im, &ev, UVM_EVENT_EVICT, imp_ns(im, t), pid);
 	ev.u.evict.addr = addr;
 	ev.u.evict.bytes = bytes;
 	ev.u.evict.device = dev;
@@ -615,11 +626,10 @@ int imp_prefetch(struct imp *im, uint64_t t, uint32_t pid, uint64_t addr,
 		 uint64_t bytes, uint32_t dst_type, int32_t dst_id)
 {
 	struct uvm_event ev;
-	int ret = imp_batch_end(im);
+	int ret = record_begin(im, &ev, UVM_EVENT_PREFETCH, t, pid);
 
 	if (ret)
 		return ret;
-	emit_init(im, &ev, UVM_EVENT_PREFETCH, imp_ns(im, t), pid);
 	ev.u.prefetch.addr = addr;
 	ev.u.prefetch.bytes = bytes;
 	ev.u.prefetch.dst_type = dst_type;
