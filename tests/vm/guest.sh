@@ -30,6 +30,9 @@ CHECKS=$JOB/checks
 failed=0
 
 say() { echo "uvm-vm: $*" >>"$OUT"; }
+# mark: a line on the console. tests/vm/run reads "UVM-VM: uvm code runs"
+# there: a crash before it happened before any of our code ran.
+mark() { echo "UVM-VM: $*" >/dev/console 2>/dev/null; }
 check_fail() {
 	echo "$*" >>"$CHECKS"
 	failed=1
@@ -163,6 +166,7 @@ check_kernel_log() {
 arm_detectors
 kmemleak_start
 loaded=0
+mark "uvm code runs"
 if [ -n "$MODULE" ]; then
 	load_module && loaded=1
 fi
