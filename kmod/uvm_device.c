@@ -14,6 +14,7 @@
 #include <uapi/uvm.h>
 
 #include "uvm_alloc.h"
+#include "uvm_devpriv.h"
 #include "uvm_device.h"
 #include "uvm_drm.h"
 #include "uvm_drv.h"
@@ -106,12 +107,19 @@ int uvm_device_register(struct uvm_device *udev)
 	ret = uvm_mem_pool_init(udev, udev->mem_size);
 	if (ret)
 		return ret;
+	if (uvm_pageable_level() >= UVM_PAGEABLE_MIGRATE) {
+		ret = uvm_devpriv_init(udev);
+		if (ret)
+			drm_warn(&udev->drm, "no device-private pages (%d): pageable memory will not migrate to it\n",
+				 ret);
+	}
 
 	ret = xa_alloc(&uvm_devices, &id, udev,
 		       XA_LIMIT(0, UVM_MAX_DEVICES - 1), GFP_KERNEL);
 	if (ret) {
 		drm_err(&udev->drm, "no free device id (max %d)\n",
 			UVM_MAX_DEVICES);
+		uvm_devpriv_fini(udev);
 		return ret == -EBUSY ? -ENOSPC : ret;
 	}
 	udev->id = id;
@@ -126,6 +134,7 @@ int uvm_device_register(struct uvm_device *udev)
 
 err_erase_id:
 	xa_erase(&uvm_devices, id);
+	uvm_devpriv_fini(udev);
 	return ret;
 }
 
@@ -142,11 +151,13 @@ err_erase_id:
 void uvm_device_unregister(struct uvm_device *udev)
 {
 	xa_cmpxchg(&uvm_devices, udev->id, udev, XA_ZERO_ENTRY, GFP_KERNEL);
+	uvm_devpriv_drain(udev);
 	uvm_evict_all(udev);
 	drm_dev_unplug(&udev->drm);
 	uvm_evict_unmap_all(udev);
 	uvm_host_pages_dma_unmap_device(udev);
 	uvm_pageable_unmap_device(udev);
+	uvm_devpriv_fini(udev);
 }
 
 /**

@@ -16,6 +16,7 @@
 #include "uvm_mem.h"
 
 struct uvm_device_info;
+struct uvm_devpriv;
 
 /**
  * struct uvm_device - one device whose memory uvm manages.
@@ -50,6 +51,10 @@ struct uvm_device_info;
  * @dying: set when unregistering: no new managed chunks, all are evicted.
  * @counters: events that concern this device (uvm_count_dev()); which
  *	counters are kept per device is listed in docs/observability.md.
+ * @devpriv: its memory as device-private pages (uvm_devpriv.c), where
+ *	     pageable memory migrates; NULL on kernels without DEVICE_PRIVATE
+ *	     or if registering them failed. Set before the device is
+ *	     registered, cleared after it is unregistered.
  *
  * Immutable after uvm_device_register() except where a member says so.
  * Per-device managed-memory state (residency bitmaps, page tables, fault
@@ -74,6 +79,7 @@ struct uvm_device {
 	u32 evict_chunks;
 	u64 evict_hits;
 	struct uvm_counters counters;
+	struct uvm_devpriv *devpriv;
 };
 
 /*

@@ -1021,19 +1021,6 @@ static bool access_covered(struct uvm_managed *mgd, unsigned long start,
 	return true;
 }
 
-/* Does any managed range overlap [start, end)? */
-static bool access_any_managed(struct uvm_managed *mgd, unsigned long start,
-			       unsigned long end)
-{
-	struct uvm_policy_extent *ext;
-	unsigned long index = start;
-
-	lockdep_assert_held(&mgd->lock);
-	mt_for_each(&mgd->policies.tree, ext, index, end - 1)
-		return true;
-	return false;
-}
-
 /*
  * Validate access @a: managed memory, or pageable memory (bit @k of
  * c->pageable) where this kernel has the mirror level.
@@ -1058,7 +1045,7 @@ static int access_check_one(struct access_ctx *c, u32 k, unsigned long *lo,
 	if (access_covered(mgd, start, end, lo, hi))
 		return 0;
 	if (uvm_pageable_level() == UVM_PAGEABLE_NONE ||
-	    access_any_managed(mgd, start, end))
+	    uvm_managed_any_locked(mgd, start, end))
 		return -EINVAL;
 	__set_bit(k, c->pageable);
 	return 0;

@@ -9,7 +9,9 @@
  * allocation fails with -ENOSPC (a managed chunk here, or device memory for
  * cudaMalloc in uvm_alloc.c), uvm_evict_device_memory() takes chunks, of
  * any process using the device, moves their data to host memory and frees
- * them, until enough is free. Which chunk goes first is the eviction
+ * them, until enough is free; when no managed chunk is left to take,
+ * chunks of pageable memory migrated to the device go home
+ * (uvm_devpriv_evict(), oldest first). Which chunk goes first is the eviction
  * policy of the VA space that needs the memory (uvm_evict_policy.h): lru
  * takes the list's head, the others rank every chunk on the list (one
  * pass per victim, under lru_lock: a few microseconds for thousands of
@@ -32,6 +34,7 @@
 #include <linux/sched/signal.h>
 #include <linux/spinlock.h>
 
+#include "uvm_devpriv.h"
 #include "uvm_device.h"
 #include "uvm_event_records.h"
 #include "uvm_evict.h"
@@ -348,8 +351,13 @@ static int evict_bytes(struct uvm_device *udev, u64 bytes,
 		if (fatal_signal_pending(current))
 			return freed ? 0 : -EINTR;
 		ret = evict_one(udev, mgd, false);
-		if (ret == -ENOSPC)
+		if (ret == -ENOSPC) {
+			/* No managed chunk left: pageable data goes home. */
+			ret = uvm_devpriv_evict(udev, bytes - freed);
+			if (ret > 0)
+				freed += ret;
 			break;
+		}
 		cond_resched();
 		if (ret <= 0) {		/* busy, failed or nothing freed */
 			if (++busy > UVM_EVICT_RETRIES)

@@ -213,3 +213,16 @@ bool uvm_managed_covered_locked(struct uvm_managed *mgd, unsigned long start,
 	}
 	return false;
 }
+
+/* Does any managed range overlap [@start, @end)? mgd->lock held. */
+bool uvm_managed_any_locked(struct uvm_managed *mgd, unsigned long start,
+			    unsigned long end)
+{
+	struct uvm_policy_extent *ext;
+	unsigned long index = start;
+
+	lockdep_assert_held(&mgd->lock);
+	mt_for_each(&mgd->policies.tree, ext, index, end - 1)
+		return true;
+	return false;
+}

@@ -211,6 +211,8 @@ int uvm_managed_range_check(struct uvm_managed *mgd, u64 addr, u64 length,
 			    unsigned long *start, unsigned long *end);
 bool uvm_managed_covered_locked(struct uvm_managed *mgd, unsigned long start,
 				unsigned long end);
+bool uvm_managed_any_locked(struct uvm_managed *mgd, unsigned long start,
+			    unsigned long end);
 
 /* uvm_device_access.c */
 void uvm_device_access_fini(struct uvm_managed *mgd);

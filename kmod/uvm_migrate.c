@@ -33,6 +33,7 @@
 #include "uvm_device.h"
 #include "uvm_event_records.h"
 #include "uvm_managed.h"
+#include "uvm_pageable.h"
 #include "uvm_trace.h"
 
 static void prefetch_record(struct uvm_policy *pol, const void *data)
@@ -350,6 +351,40 @@ static int prefetch_asked(const struct uvm_prefetch *args,
 	return 0;
 }
 
+/*
+ * Is [@start, @end) pageable memory a prefetch to a device moves there (the
+ * migration level; no managed range overlaps it)?
+ */
+static bool prefetch_is_pageable(struct uvm_managed *mgd, unsigned long start,
+				 unsigned long end, const struct uvm_loc *dst)
+{
+	bool ret;
+
+	if (dst->type != UVM_LOC_DEVICE ||
+	    uvm_pageable_level() < UVM_PAGEABLE_MIGRATE)
+		return false;
+	down_read(&mgd->lock);
+	ret = !uvm_managed_any_locked(mgd, start, end);
+	up_read(&mgd->lock);
+	return ret;
+}
+
+static int prefetch_pageable(struct uvm_managed *mgd, unsigned long start,
+			     unsigned long end, const struct uvm_loc *dst)
+{
+	struct uvm_device *udev = uvm_device_get(dst->id);
+	u64 t0 = ktime_get_ns();
+	int ret;
+
+	if (!udev)
+		return -ENODEV;
+	ret = uvm_pageable_prefetch(mgd, udev, start, end);
+	uvm_device_put(udev);
+	trace_uvm_prefetch(start, end - start, dst->type, dst->id,
+			   ktime_get_ns() - t0);
+	return ret;
+}
+
 int uvm_prefetch_ioctl(struct uvm_managed *mgd, struct uvm_prefetch *args)
 {
 	unsigned long start, end;
@@ -366,7 +401,10 @@ int uvm_prefetch_ioctl(struct uvm_managed *mgd, struct uvm_prefetch *args)
 				      &end);
 	if (ret)
 		return ret;
-	ret = prefetch_locked_range(mgd, start, end, &dst, &asked);
+	if (prefetch_is_pageable(mgd, start, end, &dst))
+		ret = prefetch_pageable(mgd, start, end, &dst);
+	else
+		ret = prefetch_locked_range(mgd, start, end, &dst, &asked);
 	uvm_event_prefetch(mgd, args, ret);
 	return ret;
 }

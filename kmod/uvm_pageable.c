@@ -47,6 +47,7 @@
 #include <linux/sysfs.h>
 #include <linux/xarray.h>
 
+#include "uvm_devpriv.h"
 #include "uvm_device.h"
 #include "uvm_drv.h"
 #include "uvm_managed.h"
@@ -55,24 +56,30 @@
 static const char * const level_names[] = {
 	[UVM_PAGEABLE_NONE] = "none",
 	[UVM_PAGEABLE_MIRROR] = "mirror",
+	[UVM_PAGEABLE_MIGRATE] = "migrate",
 };
 
 /**
  * uvm_pageable_level() - what devices may do with pageable memory here.
  *
- * Return: UVM_PAGEABLE_MIRROR where the kernel has HMM_MIRROR.
+ * Return: UVM_PAGEABLE_MIGRATE where the kernel also has DEVICE_PRIVATE,
+ * UVM_PAGEABLE_MIRROR where it has HMM_MIRROR.
  */
 enum uvm_pageable_level uvm_pageable_level(void)
 {
-	return IS_ENABLED(CONFIG_HMM_MIRROR) ? UVM_PAGEABLE_MIRROR :
-					       UVM_PAGEABLE_NONE;
+	if (!IS_ENABLED(CONFIG_HMM_MIRROR))
+		return UVM_PAGEABLE_NONE;
+	return IS_ENABLED(CONFIG_DEVICE_PRIVATE) ? UVM_PAGEABLE_MIGRATE :
+						   UVM_PAGEABLE_MIRROR;
 }
 
 /** uvm_pageable_caps() - the level as UVM_CAP_* bits (UVM_IOCTL_GET_INFO). */
 u64 uvm_pageable_caps(void)
 {
-	return uvm_pageable_level() >= UVM_PAGEABLE_MIRROR ?
-	       UVM_CAP_PAGEABLE_MIRROR : 0;
+	enum uvm_pageable_level level = uvm_pageable_level();
+
+	return (level >= UVM_PAGEABLE_MIRROR ? UVM_CAP_PAGEABLE_MIRROR : 0) |
+	       (level >= UVM_PAGEABLE_MIGRATE ? UVM_CAP_PAGEABLE_MIGRATE : 0);
 }
 
 static int level_get(char *buf, const struct kernel_param *kp)
@@ -83,7 +90,7 @@ static int level_get(char *buf, const struct kernel_param *kp)
 static const struct kernel_param_ops level_ops = { .get = level_get };
 module_param_cb(pageable, &level_ops, NULL, 0444);
 MODULE_PARM_DESC(pageable,
-		 "What devices do with pageable memory on this kernel: none, mirror (read-only)");
+		 "What devices do with pageable memory on this kernel: none, mirror, migrate (read-only)");
 
 #if IS_ENABLED(CONFIG_HMM_MIRROR)
 
@@ -155,7 +162,7 @@ static int pg_dma_get_locked(struct uvm_pageable *pg, struct uvm_device *udev,
 	dma_addr_t addr;
 	int ret;
 
-	if (!dev_does_dma(udev))
+	if (!dev_does_dma(udev) || is_device_private_page(page))
 		return 0;
 	if (rec && write && rec->dir != DMA_BIDIRECTIONAL) {
 		ret = pg_dma_map(udev->drm.dev, page, dir, &addr);
@@ -194,7 +201,7 @@ static void pg_dma_put_locked(struct uvm_pageable *pg, unsigned int d,
 	struct uvm_device *udev = pg->udev[d];
 	struct pg_dma *rec;
 
-	if (!dev_does_dma(udev))
+	if (!dev_does_dma(udev) || is_device_private_page(page))
 		return;
 	rec = xa_load(&pg->dma[d], page_to_pfn(page));
 	if (!rec || --rec->refs)
@@ -420,11 +427,17 @@ static int pageable_fault(struct uvm_managed *mgd, struct uvm_pageable *pg,
 		.hmm_pfns = io->pfns,
 		.default_flags = HMM_PFN_REQ_FAULT |
 				 (write ? HMM_PFN_REQ_WRITE : 0),
+		.dev_private_owner = udev,	/* its own pages as they are */
 	};
 	unsigned long n = (end - va) >> PAGE_SHIFT;
 	struct pg_need need = { 0, 0, NULL };
+	long moved;
 	int ret;
 
+	/* Migration level: what can move goes to the device first. */
+	moved = uvm_pageable_migrate(mgd, udev, va, end);
+	if (moved == -EINTR)
+		return -EINTR;
 	for (;;) {
 		ret = pageable_hmm_locked(pg, &range);
 		if (ret)
@@ -466,30 +479,78 @@ static bool pt_missing_locked(struct uvm_pageable *pg, unsigned int d,
 	return false;
 }
 
+/* Access @n bytes at @off of host page @page for step @io, at @done. */
+static void pageable_copy_host(struct page *page, unsigned int off,
+			       unsigned int n, struct uvm_pageable_io *io,
+			       unsigned int done)
+{
+	u8 *kaddr = kmap_local_page(page);
+
+	if (io->type == UVM_ACCESS_ATOMIC_ADD)
+		*(u64 *)io->buf = atomic64_fetch_add(*(u64 *)io->buf,
+						     (atomic64_t *)(kaddr + off));
+	else if (io->type == UVM_ACCESS_WRITE)
+		memcpy(kaddr + off, io->buf + done, n);
+	else
+		memcpy(io->buf + done, kaddr + off, n);
+	kunmap_local(kaddr);
+}
+
+/*
+ * The same for a page migrated to @udev (a device-private page). An atomic
+ * is a read and a write under pg->lock: nothing else reaches the page
+ * meanwhile (a CPU access first takes it home, which invalidates).
+ */
+static int pageable_copy_dev(struct uvm_device *udev, struct page *page,
+			     unsigned int off, unsigned int n,
+			     struct uvm_pageable_io *io, unsigned int done)
+{
+	struct uvm_copy_seg seg = {
+		.dev_offset = uvm_devpriv_offset(page) + off,
+		.host = io->buf + done, .size = n,
+	};
+	u64 old, add;
+	int idx, ret;
+
+	if (!drm_dev_enter(&udev->drm, &idx))
+		return -ENODEV;
+	if (io->type == UVM_ACCESS_ATOMIC_ADD) {
+		add = *(u64 *)io->buf;
+		seg.host = &old;
+		ret = udev->ops->copy_from(udev, &seg, 1);
+		*(u64 *)io->buf = old;
+		old += add;
+		ret = ret ?: udev->ops->copy_to(udev, &seg, 1);
+	} else if (io->type == UVM_ACCESS_WRITE) {
+		ret = udev->ops->copy_to(udev, &seg, 1);
+	} else {
+		ret = udev->ops->copy_from(udev, &seg, 1);
+	}
+	drm_dev_exit(idx);
+	return ret;
+}
+
 /* Do the step through the mappings; every page is mapped as needed. */
-static void pageable_copy_locked(struct uvm_pageable *pg, unsigned int d,
-				 struct uvm_pageable_io *io)
+static int pageable_copy_locked(struct uvm_pageable *pg,
+				struct uvm_device *udev,
+				struct uvm_pageable_io *io)
 {
 	unsigned int done = 0, n, off;
 	struct page *page;
-	u8 *kaddr;
+	int ret = 0;
 
-	while (done < io->len) {
+	while (done < io->len && !ret) {
 		off = offset_in_page(io->addr + done);
 		n = min_t(unsigned int, io->len - done, PAGE_SIZE - off);
-		page = xa_untag_pointer(xa_load(&pg->pt[d],
+		page = xa_untag_pointer(xa_load(&pg->pt[udev->id],
 						(io->addr + done) >> PAGE_SHIFT));
-		kaddr = kmap_local_page(page);
-		if (io->type == UVM_ACCESS_ATOMIC_ADD)
-			*(u64 *)io->buf = atomic64_fetch_add(*(u64 *)io->buf,
-							     (atomic64_t *)(kaddr + off));
-		else if (io->type == UVM_ACCESS_WRITE)
-			memcpy(kaddr + off, io->buf + done, n);
+		if (is_device_private_page(page))
+			ret = pageable_copy_dev(udev, page, off, n, io, done);
 		else
-			memcpy(io->buf + done, kaddr + off, n);
-		kunmap_local(kaddr);
+			pageable_copy_host(page, off, n, io, done);
 		done += n;
 	}
+	return ret;
 }
 
 /**
@@ -522,9 +583,9 @@ int uvm_pageable_access(struct uvm_managed *mgd, struct uvm_device *udev,
 		if (ret)
 			return ret;
 	}
-	pageable_copy_locked(pg, udev->id, io);
+	ret = pageable_copy_locked(pg, udev, io);
 	mutex_unlock(&pg->lock);
-	return 0;
+	return ret;
 }
 
 /* Drop device @d's entries and reference; returns the reference to put. */

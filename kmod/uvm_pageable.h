@@ -16,6 +16,7 @@ struct uvm_pageable;
 enum uvm_pageable_level {
 	UVM_PAGEABLE_NONE,	/* no HMM mirror in this kernel: refused */
 	UVM_PAGEABLE_MIRROR,	/* devices map host pages remotely */
+	UVM_PAGEABLE_MIGRATE,	/* and anonymous memory migrates to them */
 };
 
 enum uvm_pageable_level uvm_pageable_level(void);
@@ -47,6 +48,10 @@ struct uvm_pageable_io {
 int uvm_pageable_access(struct uvm_managed *mgd, struct uvm_device *udev,
 			struct uvm_pageable_io *io);
 void uvm_pageable_fini(struct uvm_managed *mgd);
+long uvm_pageable_migrate(struct uvm_managed *mgd, struct uvm_device *udev,
+			  unsigned long start, unsigned long end);
+int uvm_pageable_prefetch(struct uvm_managed *mgd, struct uvm_device *udev,
+			  unsigned long start, unsigned long end);
 void uvm_pageable_unmap_device(struct uvm_device *udev);
 
 #endif /* _UVM_PAGEABLE_H_ */

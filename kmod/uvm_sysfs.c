@@ -141,6 +141,8 @@ static struct uvm_stat_attr uvm_stat_attrs[] = {
 	UVM_STAT_ATTR(thrash_throttled, UVM_STAT_THRASH_THROTTLED),
 	UVM_STAT_ATTR(thrash_pinned, UVM_STAT_THRASH_PINNED),
 	UVM_STAT_ATTR(prefetch_used_pages, UVM_STAT_PREFETCH_USED_PAGES),
+	UVM_STAT_ATTR(pageable_to_dev, UVM_STAT_PAGEABLE_TO_DEV),
+	UVM_STAT_ATTR(pageable_to_host, UVM_STAT_PAGEABLE_TO_HOST),
 };
 
 static const char *uvm_stat_name(unsigned int idx)

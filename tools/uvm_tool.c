@@ -56,6 +56,8 @@ static const struct {
 	[UVM_STAT_THRASH_THROTTLED] = { "thrash_throttled", "faults that napped before moving a thrashing block" },
 	[UVM_STAT_THRASH_PINNED] = { "thrash_pinned", "pages mapped where they are: their block was pinned" },
 	[UVM_STAT_PREFETCH_USED_PAGES] = { "prefetch_used_pages", "prefetched pages a device accessed before they left it" },
+	[UVM_STAT_PAGEABLE_TO_DEV] = { "pageable_to_dev", "pageable (malloc) pages migrated to a device" },
+	[UVM_STAT_PAGEABLE_TO_HOST] = { "pageable_to_host", "pageable pages migrated home from a device (CPU faults, eviction)" },
 };
 
 unsigned int ut_stat_known(void)

@@ -39,6 +39,7 @@
 /* Module capability bits (struct uvm_get_info.caps). */
 #define UVM_CAP_TEST_IOCTLS		(1ULL << 0)	/* enable_test_ioctls=1 */
 #define UVM_CAP_PAGEABLE_MIRROR		(1ULL << 1)	/* devices access pageable memory */
+#define UVM_CAP_PAGEABLE_MIGRATE	(1ULL << 2)	/* and it migrates to devices */
 
 /**
  * struct uvm_device_info - one device, as /dev/uvm and its render node see it.
@@ -330,7 +331,9 @@ struct uvm_residency {
 #define UVM_STAT_THRASH_THROTTLED	31	/* faults that napped (throttle) */
 #define UVM_STAT_THRASH_PINNED		32	/* pages mapped in place (pin) */
 #define UVM_STAT_PREFETCH_USED_PAGES	33	/* prefetched pages a device used */
-#define UVM_STAT_COUNT			34
+#define UVM_STAT_PAGEABLE_TO_DEV	34	/* pageable pages migrated to a device */
+#define UVM_STAT_PAGEABLE_TO_HOST	35	/* pageable pages migrated home */
+#define UVM_STAT_COUNT			36
 
 /* struct uvm_stats.scope */
 #define UVM_STATS_VA_SPACE		0	/* this open file */

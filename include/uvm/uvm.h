@@ -211,6 +211,8 @@ struct uvm_page_info {
 #define UVM_COUNTER_THRASH_THROTTLED	31
 #define UVM_COUNTER_THRASH_PINNED	32
 #define UVM_COUNTER_PREFETCH_USED_PAGES	33
+#define UVM_COUNTER_PAGEABLE_TO_DEV	34
+#define UVM_COUNTER_PAGEABLE_TO_HOST	35
 
 /*
  * The context the CUDA runtime layer uses (initialising it if needed), so

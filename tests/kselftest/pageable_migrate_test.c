@@ -1,0 +1,352 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Pageable memory, the migration level (kmod/uvm_devpriv.c,
+ * kmod/uvm_pageable_migrate.c): anonymous memory moves to a device on a
+ * device fault and on a prefetch, as device-private pages, and comes back
+ * on a CPU fault, by eviction and when the device goes; file and shared
+ * mappings stay home; data is exact throughout, across fork, after the fd
+ * is closed and after exit. Skipped where the kernel has no DEVICE_PRIVATE.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/wait.h>
+
+#include "kselftest_harness.h"
+#include "uvm_test_util.h"
+
+FIXTURE(pm)
+{
+	int fd;
+	int ndev;
+	struct uvm_device_info info[UVM_MAX_DEVICES];
+};
+
+FIXTURE_SETUP(pm)
+{
+	struct uvm_get_info gi = { 0 };
+
+	self->fd = uvm_open();
+	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, uvm_ioctl(self->fd, UVM_IOCTL_GET_INFO, &gi));
+	if (!(gi.caps & UVM_CAP_PAGEABLE_MIGRATE))
+		SKIP(return, "no DEVICE_PRIVATE in this kernel: mirror level only");
+	self->ndev = uvm_devices(self->fd, self->info, UVM_MAX_DEVICES);
+	if (self->ndev <= 0)
+		SKIP(return, "needs a device");
+}
+
+FIXTURE_TEARDOWN(pm)
+{
+	close(self->fd);
+}
+
+static uint64_t to_dev(int fd)
+{
+	return uvm_stat(fd, UVM_STAT_PAGEABLE_TO_DEV, UVM_STATS_GLOBAL);
+}
+
+static uint64_t to_host(int fd)
+{
+	return uvm_stat(fd, UVM_STAT_PAGEABLE_TO_HOST, UVM_STATS_GLOBAL);
+}
+
+static void *anon(size_t len)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static int dev_fills(int fd, int dev, void *p, size_t len, uint64_t seed)
+{
+	unsigned char *buf = malloc(len);
+	int ret = -ENOMEM;
+
+	if (buf) {
+		uvm_fill(buf, len, seed);
+		ret = uvm_dev_write(fd, dev, p, len, buf);
+	}
+	free(buf);
+	return ret;
+}
+
+static int dev_sees(int fd, int dev, void *p, size_t len, uint64_t seed)
+{
+	unsigned char *buf = malloc(len);
+	int ok;
+
+	ok = buf && !uvm_dev_read(fd, dev, p, len, buf) &&
+	     !uvm_check(buf, len, seed);
+	free(buf);
+	return ok;
+}
+
+/* Device memory free on device @i, once freed chunks are given back. */
+static uint64_t dev_free_settled(int fd, int i, uint64_t want)
+{
+	struct uvm_device_info info[UVM_MAX_DEVICES];
+	int tries;
+
+	for (tries = 0; tries < 200; tries++) {
+		uvm_devices(fd, info, UVM_MAX_DEVICES);
+		if (info[i].mem_free >= want)
+			break;
+		usleep(10000);
+	}
+	return info[i].mem_free;
+}
+
+TEST_F(pm, level_is_reported)
+{
+	char s[32] = "";
+	FILE *f = fopen("/sys/module/uvm/parameters/pageable", "r");
+
+	ASSERT_NE(NULL, f);
+	ASSERT_NE(NULL, fgets(s, sizeof(s), f));
+	fclose(f);
+	EXPECT_STREQ("migrate\n", s);
+}
+
+TEST_F(pm, device_fault_migrates_and_cpu_fault_brings_home)
+{
+	size_t len = 4 * MIB;
+	unsigned char *p = anon(len);
+	uint64_t d0 = to_dev(self->fd), h0 = to_host(self->fd);
+	uint32_t dev = self->info[0].id;
+
+	ASSERT_NE(NULL, p);
+	uvm_fill(p, len, 1);
+	ASSERT_TRUE(dev_sees(self->fd, dev, p, len, 1));
+	EXPECT_EQ(len / PAGE, to_dev(self->fd) - d0);
+	ASSERT_EQ(0, dev_fills(self->fd, dev, p, len, 2));
+	EXPECT_EQ(len / PAGE, to_dev(self->fd) - d0);	/* already there */
+	EXPECT_EQ(0, to_host(self->fd) - h0);
+	EXPECT_EQ(0, uvm_check(p, len, 2));		/* CPU faults */
+	EXPECT_EQ(len / PAGE, to_host(self->fd) - h0);
+	munmap(p, len);
+}
+
+TEST_F(pm, untouched_memory_migrates_as_zeroes)
+{
+	size_t len = 2 * MIB;
+	unsigned char *p = anon(len), *buf = malloc(len), *z = calloc(1, len);
+	uint64_t d0 = to_dev(self->fd);
+
+	ASSERT_NE(NULL, p);
+	ASSERT_EQ(0, uvm_dev_read(self->fd, self->info[0].id, p, len, buf));
+	EXPECT_EQ(0, memcmp(buf, z, len));
+	EXPECT_EQ(len / PAGE, to_dev(self->fd) - d0);
+	EXPECT_EQ(0, memcmp(p, z, len));
+	free(buf);
+	free(z);
+	munmap(p, len);
+}
+
+TEST_F(pm, prefetch_to_device_and_back_by_cpu_touch)
+{
+	size_t len = 3 * MIB;
+	unsigned char *p = anon(len);
+	uint64_t d0 = to_dev(self->fd), h0 = to_host(self->fd);
+	uint32_t f0;
+	int i;
+
+	ASSERT_NE(NULL, p);
+	for (i = 0; i < self->ndev; i++) {
+		uvm_fill(p, len, 10 + i);
+		ASSERT_EQ(0, uvm_prefetch(self->fd, p, len, UVM_LOC_DEVICE,
+					  self->info[i].id));
+		EXPECT_EQ((i + 1) * (len / PAGE), to_dev(self->fd) - d0);
+		f0 = (uint32_t)uvm_stat(self->fd, UVM_STAT_PREFETCHES,
+					UVM_STATS_VA_SPACE);
+		ASSERT_TRUE(dev_sees(self->fd, self->info[i].id, p, len, 10 + i));
+		EXPECT_EQ((i + 1) * (len / PAGE), to_dev(self->fd) - d0);
+		EXPECT_EQ(0, uvm_check(p, len, 10 + i));
+		EXPECT_EQ((i + 1) * (len / PAGE), to_host(self->fd) - h0);
+		EXPECT_LT(0, f0);
+	}
+	munmap(p, len);
+}
+
+TEST_F(pm, second_device_takes_pages_from_the_first)
+{
+	size_t len = 1 * MIB;
+	unsigned char *p = anon(len);
+
+	if (self->ndev < 2)
+		SKIP(return, "needs two devices");
+	ASSERT_NE(NULL, p);
+	uvm_fill(p, len, 3);
+	ASSERT_EQ(0, dev_fills(self->fd, self->info[0].id, p, len, 4));
+	ASSERT_TRUE(dev_sees(self->fd, self->info[1].id, p, len, 4));
+	ASSERT_EQ(0, dev_fills(self->fd, self->info[1].id, p, len, 5));
+	ASSERT_TRUE(dev_sees(self->fd, self->info[0].id, p, len, 5));
+	EXPECT_EQ(0, uvm_check(p, len, 5));
+	munmap(p, len);
+}
+
+TEST_F(pm, atomics_on_migrated_pages)
+{
+	uint64_t *p = anon(PAGE), old = 0, add = 5;
+	struct uvm_access a = {
+		.addr = (uintptr_t)&p[3], .length = 8, .buf = (uintptr_t)&add,
+		.type = UVM_ACCESS_ATOMIC_ADD,
+	};
+	struct uvm_device_access da = {
+		.device = self->info[0].id, .count = 1,
+		.accesses = (uintptr_t)&a,
+	};
+	int i;
+
+	ASSERT_NE(NULL, p);
+	p[3] = 100;
+	ASSERT_EQ(0, uvm_prefetch(self->fd, p, PAGE, UVM_LOC_DEVICE,
+				  self->info[0].id));
+	for (i = 0; i < 4; i++) {
+		add = 5;
+		ASSERT_EQ(0, uvm_ioctl(self->fd, UVM_IOCTL_DEVICE_ACCESS, &da));
+		old = add;
+		EXPECT_EQ(100 + 5 * i, old);
+	}
+	EXPECT_EQ(120, p[3]);
+	munmap(p, PAGE);
+}
+
+TEST_F(pm, file_and_shared_mappings_stay_home)
+{
+	char path[] = "/tmp/uvm-pm-XXXXXX";
+	size_t len = 1 * MIB;
+	uint64_t d0 = to_dev(self->fd);
+	unsigned char *s, *f;
+	int tfd = mkstemp(path);
+
+	ASSERT_LE(0, tfd);
+	unlink(path);
+	ASSERT_EQ(0, ftruncate(tfd, len));
+	f = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE, tfd, 0);
+	s = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+		 -1, 0);
+	ASSERT_NE(MAP_FAILED, f);
+	ASSERT_NE(MAP_FAILED, s);
+	EXPECT_EQ(-EOPNOTSUPP, uvm_prefetch(self->fd, f, len, UVM_LOC_DEVICE,
+					    self->info[0].id));
+	EXPECT_EQ(-EOPNOTSUPP, uvm_prefetch(self->fd, s, len, UVM_LOC_DEVICE,
+					    self->info[0].id));
+	/* device faults map them remotely, with exact data */
+	ASSERT_EQ(0, dev_fills(self->fd, self->info[0].id, s, len, 6));
+	ASSERT_EQ(0, dev_fills(self->fd, self->info[0].id, f, len, 7));
+	EXPECT_EQ(0, uvm_check(s, len, 6));
+	EXPECT_EQ(0, uvm_check(f, len, 7));
+	EXPECT_EQ(0, to_dev(self->fd) - d0);
+	munmap(f, len);
+	munmap(s, len);
+	close(tfd);
+}
+
+TEST_F(pm, prefetch_bad_ranges)
+{
+	size_t len = 64 * 1024;
+	unsigned char *p = anon(3 * len);
+	uint32_t dev = self->info[0].id;
+
+	ASSERT_NE(NULL, p);
+	ASSERT_EQ(0, munmap(p + len, len));
+	EXPECT_EQ(-EFAULT, uvm_prefetch(self->fd, p, 3 * len, UVM_LOC_DEVICE, dev));
+	ASSERT_EQ(0, mprotect(p + 2 * len, len, PROT_NONE));
+	EXPECT_EQ(-EFAULT, uvm_prefetch(self->fd, p + 2 * len, len,
+					UVM_LOC_DEVICE, dev));
+	EXPECT_EQ(-ENODEV, uvm_prefetch(self->fd, p, len, UVM_LOC_DEVICE, 77));
+	munmap(p, len);
+	munmap(p + 2 * len, len);
+}
+
+TEST_F(pm, fork_after_migration_parent_and_child_keep_their_own_data)
+{
+	size_t len = 2 * MIB;
+	unsigned char *p = anon(len);
+	int status;
+	pid_t pid;
+
+	ASSERT_NE(NULL, p);
+	ASSERT_EQ(0, dev_fills(self->fd, self->info[0].id, p, len, 8));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		if (uvm_check(p, len, 8))
+			_exit(1);
+		uvm_fill(p, len, 9);
+		_exit(uvm_check(p, len, 9) ? 2 : 0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	ASSERT_TRUE(dev_sees(self->fd, self->info[0].id, p, len, 8));
+	EXPECT_EQ(0, uvm_check(p, len, 8));
+	munmap(p, len);
+}
+
+TEST_F(pm, pages_outlive_the_fd_and_come_home)
+{
+	size_t len = 2 * MIB;
+	unsigned char *p = anon(len);
+	int fd2 = uvm_open();
+
+	ASSERT_NE(NULL, p);
+	ASSERT_LE(0, fd2);
+	ASSERT_EQ(0, dev_fills(fd2, self->info[0].id, p, len, 11));
+	close(fd2);
+	EXPECT_EQ(0, uvm_check(p, len, 11));
+	munmap(p, len);
+}
+
+TEST_F(pm, exit_and_munmap_with_pages_on_device_give_memory_back)
+{
+	uint64_t free0 = dev_free_settled(self->fd, 0, 0);
+	size_t len = 8 * MIB;
+	unsigned char *p;
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		int fd = uvm_open();
+
+		p = anon(len);
+		_exit(!p || dev_fills(fd, self->info[0].id, p, len, 12));
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_LE(free0, dev_free_settled(self->fd, 0, free0));
+
+	p = anon(len);
+	ASSERT_NE(NULL, p);
+	ASSERT_EQ(0, dev_fills(self->fd, self->info[0].id, p, len, 13));
+	EXPECT_GT(free0, dev_free_settled(self->fd, 0, free0));
+	munmap(p, len);
+	EXPECT_LE(free0, dev_free_settled(self->fd, 0, free0));
+}
+
+TEST_F(pm, more_than_the_device_holds_evicts_with_exact_data)
+{
+	uint64_t total = self->info[0].mem_total, h0 = to_host(self->fd);
+	size_t len = total + total / 2;
+	unsigned char *p;
+	size_t off, step = 4 * MIB;
+
+	if (total > 256 * MIB)
+		SKIP(return, "device too large for this test");
+	p = anon(len);
+	ASSERT_NE(NULL, p);
+	for (off = 0; off < len; off += step)
+		ASSERT_EQ(0, dev_fills(self->fd, self->info[0].id, p + off,
+				       step, 100 + off / step));
+	EXPECT_LT(0, to_host(self->fd) - h0);	/* evicted */
+	for (off = 0; off < len; off += step)
+		ASSERT_TRUE(dev_sees(self->fd, self->info[0].id, p + off,
+				     step, 100 + off / step));
+	for (off = 0; off < len; off += step)
+		ASSERT_EQ(0, uvm_check(p + off, step, 100 + off / step));
+	munmap(p, len);
+}
+
+TEST_HARNESS_MAIN
