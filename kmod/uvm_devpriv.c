@@ -53,7 +53,7 @@
 
 #define DP_CHUNK_PAGES	UVM_BLOCK_PAGES
 /* Pages a CPU fault brings home at most: its aligned 64 KiB. */
-#define DP_FAULT_PAGES	16
+#define DP_FAULT_PAGES	UVM_DEVPRIV_HOME_PAGES
 
 /**
  * struct dp_chunk - one 2 MiB chunk of device memory holding pageable pages.
@@ -281,22 +281,55 @@ void uvm_devpriv_unused(struct page *page)
 	put_page(page);
 }
 
+/* Copy @nr segments from the device; 0 or -errno. */
+static int dp_copy_segs(struct uvm_device *udev, struct uvm_copy_seg *segs,
+			unsigned int nr)
+{
+	int idx, ret;
+
+	if (!nr)
+		return 0;
+	if (!drm_dev_enter(&udev->drm, &idx))
+		return -ENODEV;
+	ret = udev->ops->copy_from(udev, segs, nr);
+	drm_dev_exit(idx);
+	return ret;
+}
+
+/* A copy failed: release the host pages, move nothing. */
+static void dp_copy_cancel(unsigned long *dst, unsigned long n)
+{
+	struct page *dpage;
+	unsigned long i;
+
+	for (i = 0; i < n; i++) {
+		dpage = migrate_pfn_to_page(dst[i]);
+		if (dpage) {
+			unlock_page(dpage);
+			put_page(dpage);
+		}
+		dst[i] = 0;
+	}
+}
+
 /*
  * Copy the device pages of @src (those marked MIGRATE) into new host pages,
- * filling @dst. @vma: where they are mapped (NULL: unknown, eviction).
- * Return: 0, or -ENOMEM when the page at @must could not be given a home.
+ * filling @dst. @vma: where they are mapped (NULL: unknown, eviction). A
+ * page that gets no host page stays on the device.
+ * Return: 0; -ENOMEM when page @must got none; a copy error (nothing
+ * moves then).
  */
 static int dp_copy_home(struct uvm_device *udev, struct vm_area_struct *vma,
 			unsigned long start, const unsigned long *src,
 			unsigned long *dst, unsigned long n, long must)
 {
 	struct uvm_copy_seg segs[DP_FAULT_PAGES];
-	unsigned int nr = 0;
 	struct page *spage, *dpage;
+	unsigned int nr = 0;
+	int ret = 0, oom = 0;
 	unsigned long i;
-	int ret = 0, idx;
 
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && !ret; i++) {
 		dst[i] = 0;
 		spage = migrate_pfn_to_page(src[i]);
 		if (!spage || !(src[i] & MIGRATE_PFN_MIGRATE))
@@ -305,7 +338,7 @@ static int dp_copy_home(struct uvm_device *udev, struct vm_area_struct *vma,
 					     start + (i << PAGE_SHIFT)) :
 			      alloc_page(GFP_HIGHUSER_MOVABLE);
 		if (!dpage) {
-			ret = i == must ? -ENOMEM : 0;
+			oom |= i == must;
 			continue;
 		}
 		lock_page(dpage);
@@ -315,37 +348,19 @@ static int dp_copy_home(struct uvm_device *udev, struct vm_area_struct *vma,
 			.dev_offset = uvm_devpriv_offset(spage),
 			.host = page_address(dpage), .size = PAGE_SIZE,
 		};
-		if (nr == ARRAY_SIZE(segs) || i == n - 1) {
-			if (!drm_dev_enter(&udev->drm, &idx)) {
-				ret = -ENODEV;
-			} else {
-				ret = udev->ops->copy_from(udev, segs, nr) ?: ret;
-				drm_dev_exit(idx);
-			}
+		if (nr == ARRAY_SIZE(segs)) {
+			ret = dp_copy_segs(udev, segs, nr);
 			nr = 0;
-			if (ret == -ENODEV || ret == -EIO)
-				break;
 		}
 	}
-	if (nr && !ret) {
-		if (!drm_dev_enter(&udev->drm, &idx)) {
-			ret = -ENODEV;
-		} else {
-			ret = udev->ops->copy_from(udev, segs, nr);
-			drm_dev_exit(idx);
-		}
+	for (; i < n; i++)
+		dst[i] = 0;
+	ret = ret ?: dp_copy_segs(udev, segs, nr);
+	if (ret) {
+		dp_copy_cancel(dst, n);
+		return ret;
 	}
-	if (ret && ret != -ENOMEM) {	/* no data: nothing moves */
-		for (i = 0; i < n; i++) {
-			dpage = migrate_pfn_to_page(dst[i]);
-			if (dpage) {
-				unlock_page(dpage);
-				put_page(dpage);
-			}
-			dst[i] = 0;
-		}
-	}
-	return ret;
+	return oom ? -ENOMEM : 0;
 }
 
 /* Count the pages a migration home moved (device and global counters). */
@@ -360,37 +375,61 @@ static void dp_count_home(struct uvm_device *udev, const unsigned long *src,
 	atomic64_add(moved, &uvm_global_counters.v[UVM_STAT_PAGEABLE_TO_HOST]);
 }
 
+/**
+ * uvm_devpriv_home() - move @udev's pages in [@start, @end) of @vma home.
+ * @udev: the device.
+ * @vma: a VMA of the mm, whose mmap_lock the caller holds.
+ * @start: page aligned, in @vma.
+ * @end: page aligned, at most DP_FAULT_PAGES pages after @start.
+ * @fault_page: the page a CPU fault is for, or NULL.
+ * @fault_addr: its address.
+ *
+ * Return: 0; -ENOMEM (no host page for @fault_page), -ENODEV, -EIO (the
+ * device could not be read: nothing moved) or migrate_vma_setup()'s error.
+ */
+int uvm_devpriv_home(struct uvm_device *udev, struct vm_area_struct *vma,
+		     unsigned long start, unsigned long end,
+		     struct page *fault_page, unsigned long fault_addr)
+{
+	unsigned long src[DP_FAULT_PAGES], dst[DP_FAULT_PAGES];
+	struct migrate_vma args = {
+		.vma = vma,
+		.src = src,
+		.dst = dst,
+		.start = start,
+		.end = end,
+		.pgmap_owner = udev,
+		.flags = MIGRATE_VMA_SELECT_DEVICE_PRIVATE,
+		.fault_page = fault_page,
+	};
+	int ret;
+
+	ret = migrate_vma_setup(&args);
+	if (ret)
+		return ret;
+	ret = dp_copy_home(udev, vma, start, src, dst, args.npages,
+			   fault_page ? (long)((fault_addr - start) >> PAGE_SHIFT) : -1);
+	migrate_vma_pages(&args);
+	dp_count_home(udev, src, dst, args.npages);
+	migrate_vma_finalize(&args);
+	return ret;
+}
+
 /* A CPU touched a page on the device: bring it and its neighbours home. */
 static vm_fault_t dp_migrate_to_ram(struct vm_fault *vmf)
 {
 	struct dp_chunk *c = page_chunk(vmf->page);
 	struct vm_area_struct *vma = vmf->vma;
-	unsigned long src[DP_FAULT_PAGES], dst[DP_FAULT_PAGES];
 	unsigned long win = DP_FAULT_PAGES << PAGE_SHIFT;
-	struct migrate_vma args = {
-		.vma = vma,
-		.src = src,
-		.dst = dst,
-		.start = max(vma->vm_start, ALIGN_DOWN(vmf->address, win)),
-		.end = min(vma->vm_end, ALIGN_DOWN(vmf->address, win) + win),
-		.pgmap_owner = c->dp->udev,
-		.flags = MIGRATE_VMA_SELECT_DEVICE_PRIVATE,
-		.fault_page = vmf->page,
-	};
-	struct uvm_device *udev = c->dp->udev;
-	vm_fault_t ret = 0;
-	int err;
+	unsigned long start = max(vma->vm_start, ALIGN_DOWN(vmf->address, win));
+	unsigned long end = min(vma->vm_end, ALIGN_DOWN(vmf->address, win) + win);
+	int ret;
 
-	if (migrate_vma_setup(&args))
-		return VM_FAULT_SIGBUS;
-	err = dp_copy_home(udev, vma, args.start, src, dst, args.npages,
-			   (vmf->address - args.start) >> PAGE_SHIFT);
-	if (err)
-		ret = err == -ENOMEM ? VM_FAULT_OOM : VM_FAULT_SIGBUS;
-	migrate_vma_pages(&args);
-	dp_count_home(udev, src, dst, args.npages);
-	migrate_vma_finalize(&args);
-	return ret;
+	ret = uvm_devpriv_home(c->dp->udev, vma, start, end, vmf->page,
+			       vmf->address);
+	if (ret == -ENOMEM)
+		return VM_FAULT_OOM;
+	return ret ? VM_FAULT_SIGBUS : 0;
 }
 
 static const struct dev_pagemap_ops dp_ops = {

@@ -11,6 +11,7 @@
 struct page;
 struct uvm_device;
 struct uvm_managed;
+struct vm_area_struct;
 
 #if IS_ENABLED(CONFIG_DEVICE_PRIVATE) && IS_ENABLED(CONFIG_HMM_MIRROR)
 #define UVM_HAVE_DEVPRIV 1
@@ -26,6 +27,11 @@ bool uvm_devpriv_ours(const struct uvm_device *udev, struct page *page);
 u64 uvm_devpriv_offset(struct page *page);
 s64 uvm_devpriv_evict(struct uvm_device *udev, u64 bytes);
 u64 uvm_devpriv_pages(const struct uvm_device *udev);
+int uvm_devpriv_home(struct uvm_device *udev, struct vm_area_struct *vma,
+		     unsigned long start, unsigned long end,
+		     struct page *fault_page, unsigned long fault_addr);
+/* Pages uvm_devpriv_home() moves at most. */
+#define UVM_DEVPRIV_HOME_PAGES	16
 
 #else
 

@@ -413,6 +413,20 @@ static int pageable_hmm_locked(struct uvm_pageable *pg, struct hmm_range *range)
 	}
 }
 
+/*
+ * Did hmm_range_fault() report a page of the device read-only where a write
+ * needs it writable? It reports a device's own pages as they are.
+ */
+static bool pt_dev_readonly(const struct hmm_range *range)
+{
+	unsigned long n = (range->end - range->start) >> PAGE_SHIFT, i;
+
+	for (i = 0; i < n; i++)
+		if (!(range->hmm_pfns[i] & HMM_PFN_WRITE))
+			return true;
+	return false;
+}
+
 /* A device fault at @va: map up to io->batch pages of the access from it. */
 static int pageable_fault(struct uvm_managed *mgd, struct uvm_pageable *pg,
 			  struct uvm_device *udev, struct uvm_pageable_io *io,
@@ -442,6 +456,13 @@ static int pageable_fault(struct uvm_managed *mgd, struct uvm_pageable *pg,
 		ret = pageable_hmm_locked(pg, &range);
 		if (ret)
 			break;
+		if (write && pt_dev_readonly(&range)) {
+			mutex_unlock(&pg->lock);
+			ret = uvm_pageable_home(mgd, udev, va, end);
+			if (ret)
+				break;
+			continue;
+		}
 		ret = pt_install_locked(pg, udev, &range, &need);
 		mutex_unlock(&pg->lock);
 		if (ret != -EAGAIN)

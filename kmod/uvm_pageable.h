@@ -50,6 +50,8 @@ int uvm_pageable_access(struct uvm_managed *mgd, struct uvm_device *udev,
 void uvm_pageable_fini(struct uvm_managed *mgd);
 long uvm_pageable_migrate(struct uvm_managed *mgd, struct uvm_device *udev,
 			  unsigned long start, unsigned long end);
+int uvm_pageable_home(struct uvm_managed *mgd, struct uvm_device *udev,
+		      unsigned long start, unsigned long end);
 int uvm_pageable_prefetch(struct uvm_managed *mgd, struct uvm_device *udev,
 			  unsigned long start, unsigned long end);
 void uvm_pageable_unmap_device(struct uvm_device *udev);

@@ -282,6 +282,43 @@ long uvm_pageable_migrate(struct uvm_managed *mgd, struct uvm_device *udev,
 	return ret < 0 ? ret : moved;
 }
 
+/**
+ * uvm_pageable_home() - move @udev's pages of [@start, @end) home.
+ * @mgd: the VA space (its mm).
+ * @udev: the device.
+ * @start: page aligned.
+ * @end: page aligned.
+ *
+ * For a device write to a page the device holds read-only (copy-on-write
+ * after fork, mprotect): hmm_range_fault() reports a device's own pages as
+ * they are, so the write fault is taken on the host copy instead (which
+ * breaks COW, or finds the mapping read-only). No uvm lock held.
+ *
+ * Return: 0, -EINTR, -EFAULT (a hole), or uvm_devpriv_home()'s error.
+ */
+int uvm_pageable_home(struct uvm_managed *mgd, struct uvm_device *udev,
+		      unsigned long start, unsigned long end)
+{
+	unsigned long win = UVM_DEVPRIV_HOME_PAGES << PAGE_SHIFT, next;
+	struct mm_struct *mm = mgd->mm;
+	struct vm_area_struct *vma;
+	int ret = 0;
+
+	if (mmap_read_lock_killable(mm))
+		return -EINTR;
+	for (; start < end && !ret; start = next) {
+		vma = vma_lookup(mm, start);
+		if (!vma) {
+			ret = -EFAULT;
+			break;
+		}
+		next = min3(end, vma->vm_end, ALIGN_DOWN(start, win) + win);
+		ret = uvm_devpriv_home(udev, vma, start, next, NULL, 0);
+	}
+	mmap_read_unlock(mm);
+	return ret;
+}
+
 /*
  * Is every VMA of [@start, @end) one the kernel can move? -EFAULT for a
  * hole or driver memory, -EOPNOTSUPP for file and shared mappings.
@@ -333,6 +370,12 @@ int uvm_pageable_prefetch(struct uvm_managed *mgd, struct uvm_device *udev,
 }
 
 #else
+
+int uvm_pageable_home(struct uvm_managed *mgd, struct uvm_device *udev,
+		      unsigned long start, unsigned long end)
+{
+	return 0;
+}
 
 long uvm_pageable_migrate(struct uvm_managed *mgd, struct uvm_device *udev,
 			  unsigned long start, unsigned long end)
