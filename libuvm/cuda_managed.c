@@ -365,13 +365,14 @@ cudaError_t uvm_cm_prefetch(const void *ptr, size_t count, struct cudaMemLocatio
 	e = prefetch_loc(loc, &l);
 	if (e)
 		return e;
-	if (pageable && l.type == UVM_MEM_LOC_DEVICE)
+	if (pageable && l.type == UVM_MEM_LOC_DEVICE &&
+	    !(uvm_cuda_context()->module.caps & UVM_MODULE_PAGEABLE_MIGRATE))
 		return cudaErrorNotSupported;	/* see cuda_pageable.c */
 	pw = prefetch_work_alloc(1);
 	if (!pw)
 		return cudaErrorMemoryAllocation;
 	pf_op_set(&pw->ops[0], ptr, count, l);
-	if (pageable)
+	if (pageable && l.type != UVM_MEM_LOC_DEVICE)
 		pw->ops[0].kind = UVM_PF_PAGEABLE_HOST;
 	return prefetch_submit(pw, stream, ptsz);
 }

@@ -9,8 +9,12 @@
  * - cudaMemPrefetchAsync to Host populates the range; to HostNuma or
  *   HostNumaCurrent it also migrates its pages there with move_pages(2),
  *   the kernel's own migration, queued on the stream like any prefetch;
- * - to a device it answers cudaErrorNotSupported: this level cannot move
- *   pageable memory to device memory;
+ * - to a device: where the module migrates pageable memory
+ *   (UVM_MODULE_PAGEABLE_MIGRATE: kernels with DEVICE_PRIVATE) the module's
+ *   prefetch moves anonymous memory there, on the stream; a file or shared
+ *   mapping, which cannot move, fails on the stream with
+ *   cudaErrorNotSupported. Without migration the call answers
+ *   cudaErrorNotSupported at once;
  * - cudaMemAdvise answers cudaErrorNotSupported: no advice is kept;
  * - cudaMemRangeGetAttribute answers what holds: not read-mostly, no
  *   preferred location, no accessed-by device, no last prefetch location

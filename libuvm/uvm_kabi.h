@@ -23,6 +23,7 @@ _Static_assert(UVM_DEVICE_CPU_MAPPABLE == UVM_DEVICE_CAP_CPU_MAPPABLE, "caps");
 _Static_assert(UVM_DEVICE_PEER_COPY == UVM_DEVICE_CAP_PEER_COPY, "caps");
 _Static_assert(UVM_MODULE_TEST_IOCTLS == UVM_CAP_TEST_IOCTLS, "caps");
 _Static_assert(UVM_MODULE_PAGEABLE_MIRROR == UVM_CAP_PAGEABLE_MIRROR, "caps");
+_Static_assert(UVM_MODULE_PAGEABLE_MIGRATE == UVM_CAP_PAGEABLE_MIGRATE, "caps");
 _Static_assert(sizeof(((struct uvm_device_info *)0)->name) ==
 	       sizeof(((struct uvm_kabi_device_info *)0)->name), "name");
 

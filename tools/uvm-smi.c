@@ -305,6 +305,8 @@ static void text_stats(const struct smi_sample *s, const struct smi_sample *prev
 /* What devices do with pageable memory (docs/pageable-memory.md). */
 static const char *smi_pageable(const struct ut_module *m)
 {
+	if (m->info.caps & UVM_CAP_PAGEABLE_MIGRATE)
+		return "migrate";
 	return m->info.caps & UVM_CAP_PAGEABLE_MIRROR ? "mirror" : "none";
 }
 

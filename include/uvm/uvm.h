@@ -50,6 +50,7 @@ struct uvm_context;
 /* struct uvm_module_info.caps */
 #define UVM_MODULE_TEST_IOCTLS		(1ULL << 0)	/* enable_test_ioctls=1 */
 #define UVM_MODULE_PAGEABLE_MIRROR	(1ULL << 1)	/* devices access pageable memory */
+#define UVM_MODULE_PAGEABLE_MIGRATE	(1ULL << 2)	/* and it migrates to devices */
 
 /** struct uvm_module_info - the kernel module as seen through /dev/uvm. */
 struct uvm_module_info {

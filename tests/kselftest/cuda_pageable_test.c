@@ -35,6 +35,20 @@ FIXTURE_TEARDOWN(pg)
 	EXPECT_EQ(cudaSuccess, cudaGetLastError());
 }
 
+/* Does the module migrate pageable memory to devices (DEVICE_PRIVATE)? */
+static int level_migrate(void)
+{
+	char s[32] = "";
+	FILE *f = fopen("/sys/module/uvm/parameters/pageable", "r");
+
+	if (f) {
+		if (!fgets(s, sizeof(s), f))
+			s[0] = 0;
+		fclose(f);
+	}
+	return !strcmp(s, "migrate\n");
+}
+
 /* Every page of [p, p + len) on @node (move_pages(2) query). */
 static int all_on(char *p, size_t len, int node)
 {
@@ -103,9 +117,11 @@ TEST_F(pg, what_the_mirror_cannot_do_is_not_supported)
 
 	ASSERT_NE(NULL, h);
 	memset(h, 1, len);
-	EXPECT_EQ(cudaErrorNotSupported, cudaMemPrefetchAsync(h, len,
-			loc(cudaMemLocationTypeDevice, 0), 0, 0));
-	EXPECT_EQ(cudaErrorNotSupported, cudaGetLastError());
+	if (!level_migrate()) {
+		EXPECT_EQ(cudaErrorNotSupported, cudaMemPrefetchAsync(h, len,
+				loc(cudaMemLocationTypeDevice, 0), 0, 0));
+		EXPECT_EQ(cudaErrorNotSupported, cudaGetLastError());
+	}
 	EXPECT_EQ(cudaErrorNotSupported, cudaMemAdvise(h, len, cudaMemAdviseSetReadMostly,
 						       loc(cudaMemLocationTypeHost, 0)));
 	EXPECT_EQ(cudaErrorNotSupported, cudaMemAdvise(on_stack, sizeof(on_stack),
@@ -118,6 +134,30 @@ TEST_F(pg, what_the_mirror_cannot_do_is_not_supported)
 			loc(cudaMemLocationTypeDevice, 999), 0, 0));
 	EXPECT_EQ(cudaErrorInvalidDevice, cudaGetLastError());
 	free(h);
+}
+
+TEST_F(pg, prefetch_to_a_device_migrates_where_the_kernel_can)
+{
+	size_t len = 2 * MIB;
+	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uint64_t v0[UVM_COUNTER_PAGEABLE_TO_HOST + 1], v1[UVM_COUNTER_PAGEABLE_TO_HOST + 1];
+	struct uvm_context *ctx;
+
+	if (!level_migrate())
+		SKIP(return, "pageable memory does not migrate on this kernel");
+	ASSERT_NE(MAP_FAILED, p);
+	memset(p, 7, len);
+	ASSERT_EQ(0, uvm_runtime_context(&ctx));
+	ASSERT_LT(UVM_COUNTER_PAGEABLE_TO_DEV,
+		  uvm_stats(ctx, UVM_STATS_SCOPE_GLOBAL, v0, UVM_COUNTER_PAGEABLE_TO_HOST + 1));
+	EXPECT_EQ(cudaSuccess, cudaMemPrefetchAsync(p, len, loc(cudaMemLocationTypeDevice, 0),
+						    0, 0));
+	EXPECT_EQ(cudaSuccess, cudaStreamSynchronize(0));
+	uvm_stats(ctx, UVM_STATS_SCOPE_GLOBAL, v1, UVM_COUNTER_PAGEABLE_TO_HOST + 1);
+	EXPECT_EQ(len / 4096, v1[UVM_COUNTER_PAGEABLE_TO_DEV] - v0[UVM_COUNTER_PAGEABLE_TO_DEV]);
+	EXPECT_EQ(7, p[0]);
+	EXPECT_EQ(7, p[len - 1]);
+	munmap(p, len);
 }
 
 TEST_F(pg, range_attributes_say_nothing_is_set)
