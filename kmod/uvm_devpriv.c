@@ -54,6 +54,8 @@
 #define DP_CHUNK_PAGES	UVM_BLOCK_PAGES
 /* Pages a CPU fault brings home at most: its aligned 64 KiB. */
 #define DP_FAULT_PAGES	UVM_DEVPRIV_HOME_PAGES
+/* Backend copy segments per call. */
+#define DP_COPY_SEGS	16
 
 /**
  * struct dp_chunk - one 2 MiB chunk of device memory holding pageable pages.
@@ -323,7 +325,7 @@ static int dp_copy_home(struct uvm_device *udev, struct vm_area_struct *vma,
 			unsigned long start, const unsigned long *src,
 			unsigned long *dst, unsigned long n, long must)
 {
-	struct uvm_copy_seg segs[DP_FAULT_PAGES];
+	struct uvm_copy_seg segs[DP_COPY_SEGS];
 	struct page *spage, *dpage;
 	unsigned int nr = 0;
 	int ret = 0, oom = 0;

@@ -427,6 +427,37 @@ static bool pt_dev_readonly(const struct hmm_range *range)
 	return false;
 }
 
+/*
+ * Migration level: move what can move to the device before mapping it, if
+ * any page of @range is not on it yet (a look at the CPU page table that
+ * faults nothing: pages already there cost no migration pass).
+ */
+static int pageable_move_first(struct uvm_managed *mgd, struct uvm_pageable *pg,
+			       struct uvm_device *udev, struct hmm_range *range)
+{
+	unsigned long flags = range->default_flags;
+	unsigned long n = (range->end - range->start) >> PAGE_SHIFT, i;
+	bool home = false;
+	long moved;
+	int ret;
+
+	if (!udev->devpriv)
+		return 0;
+	range->default_flags = 0;
+	ret = pageable_hmm_locked(pg, range);
+	range->default_flags = flags;
+	if (ret)
+		return ret == -EINTR ? ret : 0;	/* the fault reports it */
+	for (i = 0; i < n && !home; i++)
+		home = !(range->hmm_pfns[i] & HMM_PFN_VALID) ||
+		       !is_device_private_page(hmm_pfn_to_page(range->hmm_pfns[i]));
+	mutex_unlock(&pg->lock);
+	if (!home)
+		return 0;
+	moved = uvm_pageable_migrate(mgd, udev, range->start, range->end);
+	return moved == -EINTR ? -EINTR : 0;
+}
+
 /* A device fault at @va: map up to io->batch pages of the access from it. */
 static int pageable_fault(struct uvm_managed *mgd, struct uvm_pageable *pg,
 			  struct uvm_device *udev, struct uvm_pageable_io *io,
@@ -445,13 +476,11 @@ static int pageable_fault(struct uvm_managed *mgd, struct uvm_pageable *pg,
 	};
 	unsigned long n = (end - va) >> PAGE_SHIFT;
 	struct pg_need need = { 0, 0, NULL };
-	long moved;
 	int ret;
 
-	/* Migration level: what can move goes to the device first. */
-	moved = uvm_pageable_migrate(mgd, udev, va, end);
-	if (moved == -EINTR)
-		return -EINTR;
+	ret = pageable_move_first(mgd, pg, udev, &range);
+	if (ret)
+		return ret;
 	for (;;) {
 		ret = pageable_hmm_locked(pg, &range);
 		if (ret)
