@@ -18,6 +18,7 @@
 #include "uvm_device.h"
 #include "uvm_event_records.h"
 #include "uvm_managed.h"
+#include "uvm_pageable.h"
 
 static bool device_id_valid(s32 id)
 {
@@ -146,13 +147,18 @@ int uvm_advise_ioctl(struct uvm_managed *mgd, struct uvm_advise *args)
 	if (ret)
 		return ret;
 
-	down_write(&mgd->lock);
-	if (uvm_managed_covered_locked(mgd, start, end))
-		ret = uvm_policy_update(&mgd->policies, start, end,
-					advise_apply, &arg);
-	else
-		ret = -EINVAL;
-	up_write(&mgd->lock);
+	if (uvm_managed_pageable_range(mgd, start, end)) {
+		ret = uvm_pageable_policy_update(mgd, start, end, advise_apply,
+						 &arg);
+	} else {
+		down_write(&mgd->lock);
+		if (uvm_managed_covered_locked(mgd, start, end))
+			ret = uvm_policy_update(&mgd->policies, start, end,
+						advise_apply, &arg);
+		else
+			ret = -EINVAL;
+		up_write(&mgd->lock);
+	}
 	if (!ret) {
 		uvm_count(mgd, UVM_STAT_ADVISES, 1);
 		uvm_event_advise(mgd, args);
@@ -179,13 +185,19 @@ int uvm_range_attrs_ioctl(struct uvm_managed *mgd,
 	if (ret)
 		return ret;
 
-	down_read(&mgd->lock);
-	if (!uvm_managed_covered_locked(mgd, start, end)) {
+	if (uvm_managed_pageable_range(mgd, start, end)) {
+		ret = uvm_pageable_policy_attrs(mgd, start, end, &sum);
+		if (ret)
+			return ret;
+	} else {
+		down_read(&mgd->lock);
+		if (!uvm_managed_covered_locked(mgd, start, end)) {
+			up_read(&mgd->lock);
+			return -EINVAL;
+		}
+		uvm_policy_summarize(&mgd->policies, start, end, &sum);
 		up_read(&mgd->lock);
-		return -EINVAL;
 	}
-	uvm_policy_summarize(&mgd->policies, start, end, &sum);
-	up_read(&mgd->lock);
 
 	args->read_mostly = sum.read_mostly;
 	args->preferred = loc_to_user(&sum.preferred);

@@ -56,6 +56,7 @@ int uvm_managed_init(struct uvm_managed *mgd, struct file *filp)
 	uvm_events_init(&mgd->events);
 	mgd->filp = filp;
 	uvm_policy_map_init(&mgd->policies);
+	uvm_policy_map_init(&mgd->pageable_policies);
 	xa_init(&mgd->blocks);
 	address_space_init_once(&mgd->mapping);
 	mgd->mapping.host = file_inode(filp);
@@ -85,6 +86,7 @@ void uvm_managed_fini(struct uvm_managed *mgd)
 	uvm_device_access_fini(mgd);
 	uvm_pool_fini(&mgd->pool);
 	uvm_policy_map_destroy(&mgd->policies);
+	uvm_policy_map_destroy(&mgd->pageable_policies);
 	uvm_events_fini(&mgd->events);
 	mem_cgroup_put(mgd->memcg);
 	if (mgd->mm)
@@ -212,6 +214,26 @@ bool uvm_managed_covered_locked(struct uvm_managed *mgd, unsigned long start,
 			return true;
 	}
 	return false;
+}
+
+/**
+ * uvm_managed_pageable_range() - is [@start, @end) pageable memory the
+ * migration level keeps policies for (no managed range overlaps it)?
+ * @mgd: the VA space; takes its lock.
+ * @start: start.
+ * @end: end.
+ */
+bool uvm_managed_pageable_range(struct uvm_managed *mgd, unsigned long start,
+				unsigned long end)
+{
+	bool ret;
+
+	if (uvm_pageable_level() < UVM_PAGEABLE_MIGRATE)
+		return false;
+	down_read(&mgd->lock);
+	ret = !uvm_managed_any_locked(mgd, start, end);
+	up_read(&mgd->lock);
+	return ret;
 }
 
 /* Does any managed range overlap [@start, @end)? mgd->lock held. */

@@ -180,6 +180,9 @@ struct uvm_fault_ahead {
  * @filp: the /dev/uvm file (no reference: the VA space lives as long).
  * @pageable: the devices' mirror of the mm's pageable memory, made on the
  *	first device access to it (uvm_pageable.c); set once, by cmpxchg.
+ * @pageable_policies: advice and prefetches on pageable memory (migration
+ *	level, uvm_pageable_policy.c): extents only where some was given,
+ *	dropped when the memory is unmapped. Under @lock, like @policies.
  */
 struct uvm_managed {
 	struct rw_semaphore lock;	/* Protects policies and the block set */
@@ -196,6 +199,7 @@ struct uvm_managed {
 	struct uvm_event_list events;
 	struct file *filp;
 	struct uvm_pageable *pageable;
+	struct uvm_policy_map pageable_policies;
 };
 
 /* uvm_managed.c: lifetime, mmap, the VA-space side of ioctls. */
@@ -213,6 +217,8 @@ bool uvm_managed_covered_locked(struct uvm_managed *mgd, unsigned long start,
 				unsigned long end);
 bool uvm_managed_any_locked(struct uvm_managed *mgd, unsigned long start,
 			    unsigned long end);
+bool uvm_managed_pageable_range(struct uvm_managed *mgd, unsigned long start,
+				unsigned long end);
 
 /* uvm_device_access.c */
 void uvm_device_access_fini(struct uvm_managed *mgd);

@@ -352,23 +352,9 @@ static int prefetch_asked(const struct uvm_prefetch *args,
 }
 
 /*
- * Is [@start, @end) pageable memory a prefetch to a device moves there (the
- * migration level; no managed range overlaps it)?
+ * A prefetch of pageable memory to a device (the migration level): move it
+ * there, and record it as the last prefetch location.
  */
-static bool prefetch_is_pageable(struct uvm_managed *mgd, unsigned long start,
-				 unsigned long end, const struct uvm_loc *dst)
-{
-	bool ret;
-
-	if (dst->type != UVM_LOC_DEVICE ||
-	    uvm_pageable_level() < UVM_PAGEABLE_MIGRATE)
-		return false;
-	down_read(&mgd->lock);
-	ret = !uvm_managed_any_locked(mgd, start, end);
-	up_read(&mgd->lock);
-	return ret;
-}
-
 static int prefetch_pageable(struct uvm_managed *mgd, unsigned long start,
 			     unsigned long end, const struct uvm_loc *dst)
 {
@@ -380,6 +366,9 @@ static int prefetch_pageable(struct uvm_managed *mgd, unsigned long start,
 		return -ENODEV;
 	ret = uvm_pageable_prefetch(mgd, udev, start, end);
 	uvm_device_put(udev);
+	if (!ret)
+		ret = uvm_pageable_policy_update(mgd, start, end,
+						 prefetch_record, dst);
 	trace_uvm_prefetch(start, end - start, dst->type, dst->id,
 			   ktime_get_ns() - t0);
 	return ret;
@@ -401,7 +390,8 @@ int uvm_prefetch_ioctl(struct uvm_managed *mgd, struct uvm_prefetch *args)
 				      &end);
 	if (ret)
 		return ret;
-	if (prefetch_is_pageable(mgd, start, end, &dst))
+	if (dst.type == UVM_LOC_DEVICE &&
+	    uvm_managed_pageable_range(mgd, start, end))
 		ret = prefetch_pageable(mgd, start, end, &dst);
 	else
 		ret = prefetch_locked_range(mgd, start, end, &dst, &asked);

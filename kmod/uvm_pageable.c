@@ -94,9 +94,17 @@ MODULE_PARM_DESC(pageable,
 
 #if IS_ENABLED(CONFIG_HMM_MIRROR)
 
+/*
+ * @unmapped, @nr_unmapped, @unmapped_all: ranges munmap (or exit) took
+ * away since the pageable policies last caught up (their advice goes:
+ * uvm_pageable_policy.c); all of it if more than fit.
+ */
 struct uvm_pageable {
 	struct mmu_interval_notifier notifier;
-	struct mutex lock;	/* Protects @pt, @dma, their records and @udev */
+	struct mutex lock;	/* Protects @pt, @dma, their records, @udev, @unmapped* */
+	struct uvm_pg_range unmapped[UVM_PG_UNMAPPED_MAX];
+	unsigned int nr_unmapped;
+	bool unmapped_all;
 	struct xarray pt[UVM_MAX_DEVICES];
 	struct xarray dma[UVM_MAX_DEVICES];
 	struct uvm_device *udev[UVM_MAX_DEVICES];	/* a reference each */
@@ -240,6 +248,26 @@ static void pt_clear_range_locked(struct uvm_pageable *pg, unsigned long first,
 	}
 }
 
+/* Note an unmapped range for the policies (uvm_pageable_unmapped()). */
+static void pg_unmapped_locked(struct uvm_pageable *pg, unsigned long start,
+			       unsigned long end)
+{
+	struct uvm_pg_range *last = pg->nr_unmapped ?
+				    &pg->unmapped[pg->nr_unmapped - 1] : NULL;
+
+	if (pg->unmapped_all)
+		return;
+	if (last && last->end == start) {
+		last->end = end;
+	} else if (pg->nr_unmapped < UVM_PG_UNMAPPED_MAX) {
+		pg->unmapped[pg->nr_unmapped++] = (struct uvm_pg_range){ start, end };
+	} else {
+		WRITE_ONCE(pg->unmapped_all, true);
+		return;
+	}
+	WRITE_ONCE(pg->nr_unmapped, pg->nr_unmapped);
+}
+
 static bool pageable_invalidate(struct mmu_interval_notifier *mni,
 				const struct mmu_notifier_range *range,
 				unsigned long cur_seq)
@@ -254,16 +282,58 @@ static bool pageable_invalidate(struct mmu_interval_notifier *mni,
 	mmu_interval_set_seq(mni, cur_seq);
 	pt_clear_range_locked(pg, range->start >> PAGE_SHIFT,
 			      (range->end - 1) >> PAGE_SHIFT);
+	if (range->event == MMU_NOTIFY_UNMAP)
+		pg_unmapped_locked(pg, range->start, range->end);
 	mutex_unlock(&pg->lock);
 	return true;
+}
+
+/** uvm_pageable_unmaps_pending() - has memory been unmapped since? */
+bool uvm_pageable_unmaps_pending(struct uvm_managed *mgd)
+{
+	struct uvm_pageable *pg = READ_ONCE(mgd->pageable);
+
+	return pg && (READ_ONCE(pg->nr_unmapped) || READ_ONCE(pg->unmapped_all));
+}
+
+/**
+ * uvm_pageable_unmapped() - take the ranges unmapped since the last call.
+ * @mgd: the VA space.
+ * @out: UVM_PG_UNMAPPED_MAX entries.
+ * @all: out, true when more were unmapped than fit (take it all as gone).
+ *
+ * Return: the number of ranges in @out.
+ */
+unsigned int uvm_pageable_unmapped(struct uvm_managed *mgd,
+				   struct uvm_pg_range *out, bool *all)
+{
+	struct uvm_pageable *pg = READ_ONCE(mgd->pageable);
+	unsigned int n;
+
+	*all = false;
+	if (!uvm_pageable_unmaps_pending(mgd))
+		return 0;
+	mutex_lock(&pg->lock);
+	n = pg->nr_unmapped;
+	memcpy(out, pg->unmapped, n * sizeof(*out));
+	*all = pg->unmapped_all;
+	pg->nr_unmapped = 0;
+	pg->unmapped_all = false;
+	mutex_unlock(&pg->lock);
+	return n;
 }
 
 static const struct mmu_interval_notifier_ops pageable_ops = {
 	.invalidate = pageable_invalidate,
 };
 
-/* The VA space's mirror, made on its first pageable access. */
-static struct uvm_pageable *pageable_get(struct uvm_managed *mgd)
+/**
+ * uvm_pageable_get() - the VA space's mirror, made on its first use.
+ * @mgd: the VA space.
+ *
+ * Return: the mirror or an ERR_PTR.
+ */
+struct uvm_pageable *uvm_pageable_get(struct uvm_managed *mgd)
 {
 	struct uvm_pageable *pg = READ_ONCE(mgd->pageable), *old;
 	unsigned int d;
@@ -437,7 +507,8 @@ static int pageable_move_first(struct uvm_managed *mgd, struct uvm_pageable *pg,
 {
 	unsigned long flags = range->default_flags;
 	unsigned long n = (range->end - range->start) >> PAGE_SHIFT, i;
-	bool home = false;
+	unsigned long start, next;
+	bool home = false, move;
 	long moved;
 	int ret;
 
@@ -452,10 +523,14 @@ static int pageable_move_first(struct uvm_managed *mgd, struct uvm_pageable *pg,
 		home = !(range->hmm_pfns[i] & HMM_PFN_VALID) ||
 		       !is_device_private_page(hmm_pfn_to_page(range->hmm_pfns[i]));
 	mutex_unlock(&pg->lock);
-	if (!home)
-		return 0;
-	moved = uvm_pageable_migrate(mgd, udev, range->start, range->end);
-	return moved == -EINTR ? -EINTR : 0;
+	for (start = range->start; home && start < range->end; start = next) {
+		next = uvm_pageable_policy_moves(mgd, udev, start, range->end,
+						 &move);
+		moved = move ? uvm_pageable_migrate(mgd, udev, start, next) : 0;
+		if (moved == -EINTR)
+			return -EINTR;
+	}
+	return 0;
 }
 
 /* A device fault at @va: map up to io->batch pages of the access from it. */
@@ -617,7 +692,7 @@ static int pageable_copy_locked(struct uvm_pageable *pg,
 int uvm_pageable_access(struct uvm_managed *mgd, struct uvm_device *udev,
 			struct uvm_pageable_io *io)
 {
-	struct uvm_pageable *pg = pageable_get(mgd);
+	struct uvm_pageable *pg = uvm_pageable_get(mgd);
 	bool write = io->type != UVM_ACCESS_READ;
 	unsigned long va;
 	int ret;
@@ -718,6 +793,23 @@ void uvm_pageable_unmap_device(struct uvm_device *udev)
 
 void uvm_pageable_fini(struct uvm_managed *mgd)
 {
+}
+
+struct uvm_pageable *uvm_pageable_get(struct uvm_managed *mgd)
+{
+	return ERR_PTR(-EOPNOTSUPP);
+}
+
+bool uvm_pageable_unmaps_pending(struct uvm_managed *mgd)
+{
+	return false;
+}
+
+unsigned int uvm_pageable_unmapped(struct uvm_managed *mgd,
+				   struct uvm_pg_range *out, bool *all)
+{
+	*all = false;
+	return 0;
 }
 
 #endif /* CONFIG_HMM_MIRROR */

@@ -47,6 +47,32 @@ struct uvm_pageable_io {
 
 int uvm_pageable_access(struct uvm_managed *mgd, struct uvm_device *udev,
 			struct uvm_pageable_io *io);
+
+/* A range of addresses munmap took away (uvm_pageable_unmapped()). */
+struct uvm_pg_range {
+	unsigned long start;
+	unsigned long end;
+};
+
+#define UVM_PG_UNMAPPED_MAX	16
+
+struct uvm_pageable *uvm_pageable_get(struct uvm_managed *mgd);
+unsigned int uvm_pageable_unmapped(struct uvm_managed *mgd,
+				   struct uvm_pg_range *out, bool *all);
+bool uvm_pageable_unmaps_pending(struct uvm_managed *mgd);
+
+struct uvm_policy;
+/* uvm_pageable_policy.c */
+int uvm_pageable_policy_update(struct uvm_managed *mgd, unsigned long start,
+			       unsigned long end,
+			       void (*fn)(struct uvm_policy *pol, const void *arg),
+			       const void *arg);
+int uvm_pageable_policy_attrs(struct uvm_managed *mgd, unsigned long start,
+			      unsigned long end, struct uvm_policy *sum);
+unsigned long uvm_pageable_policy_moves(struct uvm_managed *mgd,
+					const struct uvm_device *udev,
+					unsigned long start, unsigned long end,
+					bool *moves);
 void uvm_pageable_fini(struct uvm_managed *mgd);
 long uvm_pageable_migrate(struct uvm_managed *mgd, struct uvm_device *udev,
 			  unsigned long start, unsigned long end);

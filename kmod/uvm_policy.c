@@ -240,15 +240,27 @@ void uvm_policy_summarize(struct uvm_policy_map *map, unsigned long start,
 
 	memset(sum, 0, sizeof(*sum));
 	mt_for_each(&map->tree, ext, index, end - 1) {
-		if (first) {
-			*sum = ext->pol;
-			first = false;
-			continue;
-		}
-		loc_fold(&sum->preferred, &ext->pol.preferred);
-		loc_fold(&sum->last_prefetch, &ext->pol.last_prefetch);
-		sum->accessed_by &= ext->pol.accessed_by;
-		sum->accessed_by_host &= ext->pol.accessed_by_host;
-		sum->read_mostly &= ext->pol.read_mostly;
+		uvm_policy_fold(sum, &ext->pol, first);
+		first = false;
 	}
+}
+
+/**
+ * uvm_policy_fold() - fold one more page run's policy into a summary.
+ * @sum: the summary so far.
+ * @pol: the run's policy.
+ * @first: @pol is the first: the summary becomes it.
+ */
+void uvm_policy_fold(struct uvm_policy *sum, const struct uvm_policy *pol,
+		     bool first)
+{
+	if (first) {
+		*sum = *pol;
+		return;
+	}
+	loc_fold(&sum->preferred, &pol->preferred);
+	loc_fold(&sum->last_prefetch, &pol->last_prefetch);
+	sum->accessed_by &= pol->accessed_by;
+	sum->accessed_by_host &= pol->accessed_by_host;
+	sum->read_mostly &= pol->read_mostly;
 }

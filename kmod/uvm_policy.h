@@ -74,6 +74,8 @@ const struct uvm_policy_extent *uvm_policy_extent_at(struct uvm_policy_map *map,
 						     unsigned long addr);
 void uvm_policy_summarize(struct uvm_policy_map *map, unsigned long start,
 			  unsigned long end, struct uvm_policy *sum);
+void uvm_policy_fold(struct uvm_policy *sum, const struct uvm_policy *pol,
+		     bool first);
 
 static inline bool uvm_loc_equal(const struct uvm_loc *a,
 				 const struct uvm_loc *b)

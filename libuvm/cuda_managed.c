@@ -295,6 +295,12 @@ static cudaError_t managed_errno(int err)
 	return err == -ENODEV ? cudaErrorInvalidDevice : uvm_errno_to_cuda(err);
 }
 
+/* Does the module keep advice for pageable memory (the migration level)? */
+static bool pageable_policies(void)
+{
+	return uvm_cuda_context()->module.caps & UVM_MODULE_PAGEABLE_MIGRATE;
+}
+
 static bool range_managed(const void *ptr, size_t count)
 {
 	return uvm_managed_covers(uvm_cuda_context(), (uintptr_t)ptr, count);
@@ -342,7 +348,7 @@ cudaError_t uvm_cm_advise(const void *ptr, size_t count, int advice, struct cuda
 		return e;
 	if (!count)
 		return cudaErrorInvalidValue;
-	if (!range_managed(ptr, count) && uvm_cm_pageable(ptr, count))
+	if (!range_managed(ptr, count) && uvm_cm_pageable(ptr, count) && !pageable_policies())
 		return cudaErrorNotSupported;	/* no advice kept (cuda_pageable.c) */
 	return managed_errno(uvm_advise(uvm_cuda_context(), ptr, count, (uint32_t)advice, l));
 }
@@ -488,7 +494,7 @@ cudaError_t uvm_cm_range_attrs(void **data, const size_t *sizes, const int *attr
 	}
 	if (drain)
 		pf_drain((uintptr_t)ptr, (uintptr_t)ptr + count);
-	if (!range_managed(ptr, count) && uvm_cm_pageable(ptr, count))
+	if (!range_managed(ptr, count) && uvm_cm_pageable(ptr, count) && !pageable_policies())
 		uvm_pageable_range_info(&info);
 	else
 		e = managed_errno(uvm_range_attrs(uvm_cuda_context(), ptr, count, &info));

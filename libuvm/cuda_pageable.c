@@ -15,10 +15,14 @@
  *   mapping, which cannot move, fails on the stream with
  *   cudaErrorNotSupported. Without migration the call answers
  *   cudaErrorNotSupported at once;
- * - cudaMemAdvise answers cudaErrorNotSupported: no advice is kept;
- * - cudaMemRangeGetAttribute answers what holds: not read-mostly, no
- *   preferred location, no accessed-by device, no last prefetch location
- *   recorded (Invalid).
+ * - cudaMemAdvise: where the module migrates pageable memory, the module
+ *   keeps the advice per range and it steers device faults as for managed
+ *   memory (kmod/uvm_pageable_policy.c); at the mirror level it answers
+ *   cudaErrorNotSupported (no advice kept);
+ * - cudaMemRangeGetAttribute: at the migration level the module's record
+ *   (advice, the last prefetch to a device); at the mirror level what
+ *   holds: not read-mostly, no preferred location, no accessed-by device,
+ *   no last prefetch location recorded (Invalid).
  * Without the mirror every one of them answers cudaErrorInvalidValue, as
  * real CUDA 13 does where cudaDevAttrPageableMemoryAccess is 0 (H100,
  * driver 580).

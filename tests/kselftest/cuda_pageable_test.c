@@ -122,12 +122,16 @@ TEST_F(pg, what_the_mirror_cannot_do_is_not_supported)
 				loc(cudaMemLocationTypeDevice, 0), 0, 0));
 		EXPECT_EQ(cudaErrorNotSupported, cudaGetLastError());
 	}
-	EXPECT_EQ(cudaErrorNotSupported, cudaMemAdvise(h, len, cudaMemAdviseSetReadMostly,
-						       loc(cudaMemLocationTypeHost, 0)));
-	EXPECT_EQ(cudaErrorNotSupported, cudaMemAdvise(on_stack, sizeof(on_stack),
-						       cudaMemAdviseSetPreferredLocation,
-						       loc(cudaMemLocationTypeDevice, 0)));
-	EXPECT_EQ(cudaErrorNotSupported, cudaGetLastError());
+	if (!level_migrate()) {
+		EXPECT_EQ(cudaErrorNotSupported,
+			  cudaMemAdvise(h, len, cudaMemAdviseSetReadMostly,
+					loc(cudaMemLocationTypeHost, 0)));
+		EXPECT_EQ(cudaErrorNotSupported,
+			  cudaMemAdvise(on_stack, sizeof(on_stack),
+					cudaMemAdviseSetPreferredLocation,
+					loc(cudaMemLocationTypeDevice, 0)));
+		EXPECT_EQ(cudaErrorNotSupported, cudaGetLastError());
+	}
 	/* bad input keeps its own answer */
 	EXPECT_EQ(cudaErrorInvalidValue, cudaMemAdvise(h, len, 99, loc(cudaMemLocationTypeHost, 0)));
 	EXPECT_EQ(cudaErrorInvalidDevice, cudaMemPrefetchAsync(h, len,
@@ -157,6 +161,33 @@ TEST_F(pg, prefetch_to_a_device_migrates_where_the_kernel_can)
 	EXPECT_EQ(len / 4096, v1[UVM_COUNTER_PAGEABLE_TO_DEV] - v0[UVM_COUNTER_PAGEABLE_TO_DEV]);
 	EXPECT_EQ(7, p[0]);
 	EXPECT_EQ(7, p[len - 1]);
+	munmap(p, len);
+}
+
+TEST_F(pg, advice_and_last_prefetch_are_kept_where_memory_migrates)
+{
+	size_t len = 2 * MIB;
+	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (!level_migrate())
+		SKIP(return, "no advice on pageable memory on this kernel");
+	ASSERT_NE(MAP_FAILED, p);
+	memset(p, 3, len);
+	EXPECT_EQ(cudaSuccess, cudaMemAdvise(p, len, cudaMemAdviseSetReadMostly,
+					     loc(cudaMemLocationTypeHost, 0)));
+	EXPECT_EQ(cudaSuccess, cudaMemAdvise(p, len, cudaMemAdviseSetPreferredLocation,
+					     loc(cudaMemLocationTypeDevice, 0)));
+	EXPECT_EQ(1, range_int(cudaMemRangeAttributeReadMostly, p, len));
+	EXPECT_EQ(0, range_int(cudaMemRangeAttributePreferredLocation, p, len));
+	EXPECT_EQ(cudaMemLocationTypeDevice,
+		  range_int(cudaMemRangeAttributePreferredLocationType, p, len));
+	EXPECT_EQ(cudaSuccess, cudaMemPrefetchAsync(p, len, loc(cudaMemLocationTypeDevice, 0),
+						    0, 0));
+	EXPECT_EQ(cudaSuccess, cudaStreamSynchronize(0));
+	EXPECT_EQ(0, range_int(cudaMemRangeAttributeLastPrefetchLocation, p, len));
+	EXPECT_EQ(cudaErrorInvalidValue, cudaMemAdvise(p, len, 99, loc(cudaMemLocationTypeHost, 0)));
+	EXPECT_EQ(cudaErrorInvalidValue, cudaGetLastError());
+	EXPECT_EQ(3, p[len - 1]);
 	munmap(p, len);
 }
 

@@ -349,4 +349,98 @@ TEST_F_TIMEOUT(pm, more_than_the_device_holds_evicts_with_exact_data, 240)
 	munmap(p, len);
 }
 
+TEST_F(pm, advice_steers_device_faults)
+{
+	size_t len = 1 * MIB;
+	unsigned char *p = anon(4 * len);
+	uint32_t dev = self->info[0].id, other = dev + 1;
+	uint64_t d0;
+
+	ASSERT_NE(NULL, p);
+	uvm_fill(p, 4 * len, 30);
+	ASSERT_EQ(0, uvm_advise(self->fd, p, len, UVM_ADVISE_SET_PREFERRED_LOCATION,
+				UVM_LOC_HOST, 0));
+	ASSERT_EQ(0, uvm_advise(self->fd, p + len, len, UVM_ADVISE_SET_READ_MOSTLY,
+				UVM_LOC_NONE, 0));
+	ASSERT_EQ(0, uvm_advise(self->fd, p + 2 * len, len, UVM_ADVISE_SET_ACCESSED_BY,
+				UVM_LOC_DEVICE, dev));
+	ASSERT_EQ(0, uvm_advise(self->fd, p + 3 * len, len,
+				UVM_ADVISE_SET_PREFERRED_LOCATION, UVM_LOC_DEVICE, dev));
+	d0 = to_dev(self->fd);
+	/* host, read-mostly, accessed-by: mapped where they are */
+	ASSERT_TRUE(dev_sees(self->fd, dev, p, 3 * len, 30));
+	EXPECT_EQ(0, to_dev(self->fd) - d0);
+	/* preferred on the device: moved there */
+	ASSERT_EQ(0, dev_fills(self->fd, dev, p + 3 * len, len, 31));
+	EXPECT_EQ(len / PAGE, to_dev(self->fd) - d0);
+	if (self->ndev > 1) {	/* preferred on another device: stays */
+		other = self->info[1].id;
+		d0 = to_dev(self->fd);
+		ASSERT_TRUE(dev_sees(self->fd, other, p + 3 * len, len, 31));
+		EXPECT_EQ(0, to_dev(self->fd) - d0);
+	}
+	/*
+	 * unset: the next faults move it (mprotect drops the device's remote
+	 * mappings; advice alone leaves them)
+	 */
+	ASSERT_EQ(0, uvm_advise(self->fd, p, len, UVM_ADVISE_UNSET_PREFERRED_LOCATION,
+				UVM_LOC_NONE, 0));
+	ASSERT_EQ(0, mprotect(p, len, PROT_READ));
+	ASSERT_EQ(0, mprotect(p, len, PROT_READ | PROT_WRITE));
+	d0 = to_dev(self->fd);
+	ASSERT_TRUE(dev_sees(self->fd, dev, p, len, 30));
+	EXPECT_EQ(len / PAGE, to_dev(self->fd) - d0);
+	EXPECT_EQ(0, uvm_check(p, 3 * len, 30));
+	EXPECT_EQ(0, uvm_check(p + 3 * len, len, 31));
+	munmap(p, 4 * len);
+}
+
+TEST_F(pm, range_attributes_advice_prefetch_and_munmap)
+{
+	size_t len = 1 * MIB;
+	unsigned char *p = anon(2 * len), *q;
+	struct uvm_range_attrs a;
+	uint32_t dev = self->info[0].id;
+
+	ASSERT_NE(NULL, p);
+	ASSERT_EQ(0, uvm_attrs(self->fd, p, 2 * len, &a));
+	EXPECT_EQ(UVM_LOC_NONE, a.preferred.type);
+	EXPECT_EQ(UVM_LOC_NONE, a.last_prefetch.type);
+	EXPECT_EQ(0, a.read_mostly);
+	ASSERT_EQ(0, uvm_advise(self->fd, p, 2 * len, UVM_ADVISE_SET_READ_MOSTLY,
+				UVM_LOC_NONE, 0));
+	ASSERT_EQ(0, uvm_advise(self->fd, p, len, UVM_ADVISE_SET_PREFERRED_LOCATION,
+				UVM_LOC_DEVICE, dev));
+	ASSERT_EQ(0, uvm_advise(self->fd, p, 2 * len, UVM_ADVISE_SET_ACCESSED_BY,
+				UVM_LOC_DEVICE, dev));
+	ASSERT_EQ(0, uvm_prefetch(self->fd, p, len, UVM_LOC_DEVICE, dev));
+	ASSERT_EQ(0, uvm_attrs(self->fd, p, len, &a));
+	EXPECT_EQ(1, a.read_mostly);
+	EXPECT_EQ(UVM_LOC_DEVICE, a.preferred.type);
+	EXPECT_EQ(dev, (uint32_t)a.preferred.id);
+	EXPECT_EQ(UVM_LOC_DEVICE, a.last_prefetch.type);
+	EXPECT_EQ(1ULL << dev, a.accessed_by_devices);
+	ASSERT_EQ(0, uvm_attrs(self->fd, p, 2 * len, &a));	/* halves disagree */
+	EXPECT_EQ(UVM_LOC_NONE, a.preferred.type);
+	EXPECT_EQ(UVM_LOC_NONE, a.last_prefetch.type);
+	EXPECT_EQ(1, a.read_mostly);
+	/* new memory at the same address starts with nothing set */
+	q = mmap(p, len, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+	ASSERT_EQ(p, q);
+	ASSERT_EQ(0, uvm_attrs(self->fd, p, len, &a));
+	EXPECT_EQ(0, a.read_mostly);
+	EXPECT_EQ(UVM_LOC_NONE, a.preferred.type);
+	EXPECT_EQ(UVM_LOC_NONE, a.last_prefetch.type);
+	EXPECT_EQ(0, a.accessed_by_devices);
+	ASSERT_EQ(0, uvm_attrs(self->fd, p + len, len, &a));	/* kept */
+	EXPECT_EQ(1, a.read_mostly);
+	/* a hole */
+	munmap(p, len);
+	EXPECT_EQ(-EFAULT, uvm_advise(self->fd, p, 2 * len, UVM_ADVISE_SET_READ_MOSTLY,
+				      UVM_LOC_NONE, 0));
+	EXPECT_EQ(-EFAULT, uvm_attrs(self->fd, p, 2 * len, &a));
+	munmap(p + len, len);
+}
+
 TEST_HARNESS_MAIN
