@@ -42,6 +42,7 @@ static inline s64 uvm_devpriv_evict(struct uvm_device *udev, u64 bytes)
 {
 	return -ENOSPC;
 }
+
 static inline u64 uvm_devpriv_pages(const struct uvm_device *udev) { return 0; }
 static inline u64 uvm_devpriv_offset(struct page *page) { return 0; }
 
