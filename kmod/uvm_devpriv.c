@@ -462,17 +462,25 @@ static void dp_evict_chunk(struct uvm_devpriv *dp, struct dp_chunk *c)
 
 /*
  * The oldest chunk with pages handed out, moved to the tail (the next
- * eviction takes another), or NULL.
+ * eviction takes another), or NULL. A chunk with none (made, but its pages
+ * went to others) goes to @empty on the way.
  */
 static struct dp_chunk *dp_victim(struct uvm_devpriv *dp)
 {
+	bool emptied = false;
 	struct dp_chunk *c;
 
 	spin_lock(&dp->lock);
-	c = list_first_entry_or_null(&dp->chunks, struct dp_chunk, link);
+	while ((c = list_first_entry_or_null(&dp->chunks, struct dp_chunk,
+					     link)) && !c->used) {
+		list_move_tail(&c->link, &dp->empty);
+		emptied = true;
+	}
 	if (c)
 		list_move_tail(&c->link, &dp->chunks);
 	spin_unlock(&dp->lock);
+	if (emptied)
+		schedule_work(&dp->free_work);
 	return c;
 }
 
@@ -595,8 +603,10 @@ void uvm_devpriv_fini(struct uvm_device *udev)
 
 	if (!dp)
 		return;
-	flush_work(&dp->free_work);
-	memunmap_pages(&dp->pgmap);
+	memunmap_pages(&dp->pgmap);	/* waits for every page to be freed */
+	flush_work(&dp->free_work);	/* then for the chunks' return */
+	dp_victim(dp);			/* none left with pages: all to @empty */
+	dp_free_work(&dp->free_work);
 	release_mem_region(dp->res->start, resource_size(dp->res));
 	udev->devpriv = NULL;
 	kfree(dp);
