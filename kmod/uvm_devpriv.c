@@ -194,6 +194,8 @@ static unsigned int dp_take(struct uvm_devpriv *dp, struct page **pages,
 
 	spin_lock(&dp->lock);
 	list_for_each_entry_reverse(c, &dp->chunks, link) {
+		if (dp->dying)	/* the drain takes them all home */
+			break;
 		while (got < n && c->used < DP_CHUNK_PAGES) {
 			i = find_first_zero_bit(c->map, DP_CHUNK_PAGES);
 			__set_bit(i, c->map);
