@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
-// BENCH-KERNEL: sid
+// BENCH-KERNEL: sid debug
 /*
  * Pageable memory at the migration level (issue 21) against Linux's own
  * peer, lib/test_hmm's dmirror, in the same VM run. It needs a kernel with
  * DEVICE_PRIVATE and test_hmm.ko: Debian's newest kernel (sid), for which
- * scripts/test-hmm builds test_hmm.ko from that kernel's source package;
- * scripts/bench runs the benchmarks naming a BENCH-KERNEL on that kernel
- * only. Both "devices" keep their memory in host RAM (our emulated device;
+ * scripts/test-hmm builds test_hmm.ko from that kernel's source package,
+ * and the debug kernel, which builds it (its checks, KASAN, lockdep, slow
+ * both sides alike); scripts/bench runs the benchmarks naming a
+ * BENCH-KERNEL on those kernels only. Both "devices" keep their memory in host RAM (our emulated device;
  * dmirror's pages each backed by a host page), so the figures compare the
  * two mechanisms:
  *
