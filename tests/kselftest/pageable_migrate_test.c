@@ -18,6 +18,7 @@ FIXTURE(pm)
 {
 	int fd;
 	int ndev;
+	bool ok;	/* set up: this harness runs a test after a SKIP in setup */
 	struct uvm_device_info info[UVM_MAX_DEVICES];
 };
 
@@ -33,6 +34,7 @@ FIXTURE_SETUP(pm)
 	self->ndev = uvm_devices(self->fd, self->info, UVM_MAX_DEVICES);
 	if (self->ndev <= 0)
 		SKIP(return, "needs a device");
+	self->ok = true;
 }
 
 FIXTURE_TEARDOWN(pm)
@@ -102,6 +104,9 @@ TEST_F(pm, level_is_reported)
 	char s[32] = "";
 	FILE *f = fopen("/sys/module/uvm/parameters/pageable", "r");
 
+	if (!self->ok)
+		return;
+
 	ASSERT_NE(NULL, f);
 	ASSERT_NE(NULL, fgets(s, sizeof(s), f));
 	fclose(f);
@@ -114,6 +119,9 @@ TEST_F(pm, device_fault_migrates_and_cpu_fault_brings_home)
 	unsigned char *p = anon(len);
 	uint64_t d0 = to_dev(self->fd), h0 = to_host(self->fd);
 	uint32_t dev = self->info[0].id;
+
+	if (!self->ok)
+		return;
 
 	ASSERT_NE(NULL, p);
 	uvm_fill(p, len, 1);
@@ -133,6 +141,9 @@ TEST_F(pm, untouched_memory_migrates_as_zeroes)
 	unsigned char *p = anon(len), *buf = malloc(len), *z = calloc(1, len);
 	uint64_t d0 = to_dev(self->fd);
 
+	if (!self->ok)
+		return;
+
 	ASSERT_NE(NULL, p);
 	ASSERT_EQ(0, uvm_dev_read(self->fd, self->info[0].id, p, len, buf));
 	EXPECT_EQ(0, memcmp(buf, z, len));
@@ -150,6 +161,9 @@ TEST_F(pm, prefetch_to_device_and_back_by_cpu_touch)
 	uint64_t d0 = to_dev(self->fd), h0 = to_host(self->fd);
 	uint32_t f0;
 	int i;
+
+	if (!self->ok)
+		return;
 
 	ASSERT_NE(NULL, p);
 	for (i = 0; i < self->ndev; i++) {
@@ -172,6 +186,9 @@ TEST_F(pm, second_device_takes_pages_from_the_first)
 {
 	size_t len = 1 * MIB;
 	unsigned char *p = anon(len);
+
+	if (!self->ok)
+		return;
 
 	if (self->ndev < 2)
 		SKIP(return, "needs two devices");
@@ -198,6 +215,9 @@ TEST_F(pm, atomics_on_migrated_pages)
 	};
 	int i;
 
+	if (!self->ok)
+		return;
+
 	ASSERT_NE(NULL, p);
 	p[3] = 100;
 	ASSERT_EQ(0, uvm_prefetch(self->fd, p, PAGE, UVM_LOC_DEVICE,
@@ -219,6 +239,9 @@ TEST_F(pm, file_and_shared_mappings_stay_home)
 	uint64_t d0 = to_dev(self->fd);
 	unsigned char *s, *f;
 	int tfd = mkstemp(path);
+
+	if (!self->ok)
+		return;
 
 	ASSERT_LE(0, tfd);
 	unlink(path);
@@ -249,6 +272,9 @@ TEST_F(pm, prefetch_bad_ranges)
 	unsigned char *p = anon(3 * len);
 	uint32_t dev = self->info[0].id;
 
+	if (!self->ok)
+		return;
+
 	ASSERT_NE(NULL, p);
 	ASSERT_EQ(0, munmap(p + len, len));
 	EXPECT_EQ(-EFAULT, uvm_prefetch(self->fd, p, 3 * len, UVM_LOC_DEVICE, dev));
@@ -266,6 +292,9 @@ TEST_F(pm, fork_after_migration_parent_and_child_keep_their_own_data)
 	unsigned char *p = anon(len);
 	int status;
 	pid_t pid;
+
+	if (!self->ok)
+		return;
 
 	ASSERT_NE(NULL, p);
 	ASSERT_EQ(0, dev_fills(self->fd, self->info[0].id, p, len, 8));
@@ -290,6 +319,9 @@ TEST_F(pm, pages_outlive_the_fd_and_come_home)
 	unsigned char *p = anon(len);
 	int fd2 = uvm_open();
 
+	if (!self->ok)
+		return;
+
 	ASSERT_NE(NULL, p);
 	ASSERT_LE(0, fd2);
 	ASSERT_EQ(0, dev_fills(fd2, self->info[0].id, p, len, 11));
@@ -305,6 +337,9 @@ TEST_F(pm, exit_and_munmap_with_pages_on_device_give_memory_back)
 	unsigned char *p;
 	int status;
 	pid_t pid;
+
+	if (!self->ok)
+		return;
 
 	pid = fork();
 	ASSERT_LE(0, pid);
@@ -333,6 +368,9 @@ TEST_F_TIMEOUT(pm, more_than_the_device_holds_evicts_with_exact_data, 240)
 	unsigned char *p;
 	size_t off, step = 4 * MIB;
 
+	if (!self->ok)
+		return;
+
 	if (total > 128 * MIB)
 		SKIP(return, "device too large for this test (group oversub runs it)");
 	p = anon(len);
@@ -355,6 +393,9 @@ TEST_F(pm, advice_steers_device_faults)
 	unsigned char *p = anon(4 * len);
 	uint32_t dev = self->info[0].id, other = dev + 1;
 	uint64_t d0;
+
+	if (!self->ok)
+		return;
 
 	ASSERT_NE(NULL, p);
 	uvm_fill(p, 4 * len, 30);
@@ -403,6 +444,9 @@ TEST_F(pm, range_attributes_advice_prefetch_and_munmap)
 	unsigned char *p = anon(2 * len), *q;
 	struct uvm_range_attrs a;
 	uint32_t dev = self->info[0].id;
+
+	if (!self->ok)
+		return;
 
 	ASSERT_NE(NULL, p);
 	ASSERT_EQ(0, uvm_attrs(self->fd, p, 2 * len, &a));
