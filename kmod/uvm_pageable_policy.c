@@ -84,7 +84,11 @@ static int pp_cover_locked(struct uvm_policy_map *map, unsigned long start,
 	return 0;
 }
 
-/* Is [@start, @end) all mapped pageable memory? -EFAULT if not. */
+/*
+ * Is [@start, @end) all mapped pageable memory? -EFAULT for a hole,
+ * -EINVAL for driver memory (another VA space's managed range, device or
+ * pinned memory: neither pageable nor managed here).
+ */
 static int pp_mapped(struct mm_struct *mm, unsigned long start,
 		     unsigned long end)
 {
@@ -96,7 +100,7 @@ static int pp_mapped(struct mm_struct *mm, unsigned long start,
 	while (start < end) {
 		vma = vma_lookup(mm, start);
 		if (!vma || (vma->vm_flags & (VM_IO | VM_PFNMAP | VM_MIXEDMAP))) {
-			ret = -EFAULT;
+			ret = vma ? -EINVAL : -EFAULT;
 			break;
 		}
 		start = vma->vm_end;
@@ -114,7 +118,7 @@ static int pp_mapped(struct mm_struct *mm, unsigned long start,
  * @fn: what to do to each run's policy.
  * @arg: its argument.
  *
- * Return: 0, -EFAULT (a hole or driver memory), -ENOMEM, -EINTR.
+ * Return: 0, -EFAULT (a hole), -EINVAL (driver memory), -ENOMEM, -EINTR.
  */
 int uvm_pageable_policy_update(struct uvm_managed *mgd, unsigned long start,
 			       unsigned long end, uvm_policy_fn fn,
@@ -144,7 +148,7 @@ int uvm_pageable_policy_update(struct uvm_managed *mgd, unsigned long start,
  * @end: page aligned.
  * @sum: out.
  *
- * Return: 0 or -EFAULT (a hole or driver memory), -EINTR.
+ * Return: 0, -EFAULT (a hole), -EINVAL (driver memory), -EINTR.
  */
 int uvm_pageable_policy_attrs(struct uvm_managed *mgd, unsigned long start,
 			      unsigned long end, struct uvm_policy *sum)

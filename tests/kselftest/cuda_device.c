@@ -26,7 +26,7 @@ static int mirror_on(void)
 			v[0] = 0;
 		fclose(f);
 	}
-	return !strcmp(v, "mirror\n");
+	return !strcmp(v, "mirror\n") || !strcmp(v, "migrate\n");
 }
 
 FIXTURE(devices) {

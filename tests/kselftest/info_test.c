@@ -95,7 +95,8 @@ TEST_F(va, get_info_module)
 		  info.caps & UVM_CAP_TEST_IOCTLS);
 	/* every supported Debian kernel has HMM_MIRROR (docs/pageable-memory.md) */
 	EXPECT_EQ(UVM_CAP_PAGEABLE_MIRROR, info.caps & UVM_CAP_PAGEABLE_MIRROR);
-	EXPECT_EQ(0, info.caps & ~(uint64_t)(UVM_CAP_TEST_IOCTLS | UVM_CAP_PAGEABLE_MIRROR));
+	EXPECT_EQ(0, info.caps & ~(uint64_t)(UVM_CAP_TEST_IOCTLS | UVM_CAP_PAGEABLE_MIRROR |
+					     UVM_CAP_PAGEABLE_MIGRATE));
 }
 
 /* devices_count bounds what is written; num_devices is always the total. */
