@@ -13,20 +13,13 @@
 
 #include "../../include/uvm/cuda_runtime_api.h"
 #include "../../include/uvm/uvm.h"
+#include "cuda_test_util.h"
 #include "kselftest_harness.h"
 
 /* Does the module mirror pageable memory (docs/pageable-memory.md)? */
 static int mirror_on(void)
 {
-	char v[16] = "";
-	FILE *f = fopen("/sys/module/uvm/parameters/pageable", "r");
-
-	if (f) {
-		if (!fgets(v, sizeof(v), f))
-			v[0] = 0;
-		fclose(f);
-	}
-	return !strcmp(v, "mirror\n") || !strcmp(v, "migrate\n");
+	return pageable_level_is("mirror") || pageable_level_is("migrate");
 }
 
 FIXTURE(devices) {

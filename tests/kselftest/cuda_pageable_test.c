@@ -38,15 +38,7 @@ FIXTURE_TEARDOWN(pg)
 /* Does the module migrate pageable memory to devices (DEVICE_PRIVATE)? */
 static int level_migrate(void)
 {
-	char s[32] = "";
-	FILE *f = fopen("/sys/module/uvm/parameters/pageable", "r");
-
-	if (f) {
-		if (!fgets(s, sizeof(s), f))
-			s[0] = 0;
-		fclose(f);
-	}
-	return !strcmp(s, "migrate\n");
+	return pageable_level_is("migrate");
 }
 
 /* Every page of [p, p + len) on @node (move_pages(2) query). */

@@ -11,6 +11,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -18,6 +19,21 @@
 #include "../../include/uvm/cuda.h"
 #include "../../include/uvm/cuda_runtime_api.h"
 #include "../../include/uvm/driver_functions.h"
+
+/* The module's pageable-memory level: "none", "mirror" or "migrate". */
+static inline int pageable_level_is(const char *level)
+{
+	char v[16] = "";
+	FILE *f = fopen("/sys/module/uvm/parameters/pageable", "r");
+
+	if (f) {
+		if (!fgets(v, sizeof(v), f))
+			v[0] = 0;
+		fclose(f);
+	}
+	v[strcspn(v, "\n")] = 0;
+	return !strcmp(v, level);
+}
 #include "../../include/uvm/uvm.h"
 
 #define MIB		(1024UL * 1024UL)

@@ -60,30 +60,6 @@ static void *anon(size_t len)
 	return p == MAP_FAILED ? NULL : p;
 }
 
-static int dev_fills(int fd, int dev, void *p, size_t len, uint64_t seed)
-{
-	unsigned char *buf = malloc(len);
-	int ret = -ENOMEM;
-
-	if (buf) {
-		uvm_fill(buf, len, seed);
-		ret = uvm_dev_write(fd, dev, p, len, buf);
-	}
-	free(buf);
-	return ret;
-}
-
-static int dev_sees(int fd, int dev, void *p, size_t len, uint64_t seed)
-{
-	unsigned char *buf = malloc(len);
-	int ok;
-
-	ok = buf && !uvm_dev_read(fd, dev, p, len, buf) &&
-	     !uvm_check(buf, len, seed);
-	free(buf);
-	return ok;
-}
-
 /* Device memory free on device @i, once freed chunks are given back. */
 static uint64_t dev_free_settled(int fd, int i, uint64_t want)
 {
@@ -125,9 +101,9 @@ TEST_F(pm, device_fault_migrates_and_cpu_fault_brings_home)
 
 	ASSERT_NE(NULL, p);
 	uvm_fill(p, len, 1);
-	ASSERT_TRUE(dev_sees(self->fd, dev, p, len, 1));
+	ASSERT_TRUE(uvm_dev_sees(self->fd, dev, p, len, 1));
 	EXPECT_EQ(len / PAGE, to_dev(self->fd) - d0);
-	ASSERT_EQ(0, dev_fills(self->fd, dev, p, len, 2));
+	ASSERT_EQ(0, uvm_dev_fills(self->fd, dev, p, len, 2));
 	EXPECT_EQ(len / PAGE, to_dev(self->fd) - d0);	/* already there */
 	EXPECT_EQ(0, to_host(self->fd) - h0);
 	EXPECT_EQ(0, uvm_check(p, len, 2));		/* CPU faults */
@@ -173,7 +149,7 @@ TEST_F(pm, prefetch_to_device_and_back_by_cpu_touch)
 		EXPECT_EQ((i + 1) * (len / PAGE), to_dev(self->fd) - d0);
 		f0 = (uint32_t)uvm_stat(self->fd, UVM_STAT_PREFETCHES,
 					UVM_STATS_VA_SPACE);
-		ASSERT_TRUE(dev_sees(self->fd, self->info[i].id, p, len, 10 + i));
+		ASSERT_TRUE(uvm_dev_sees(self->fd, self->info[i].id, p, len, 10 + i));
 		EXPECT_EQ((i + 1) * (len / PAGE), to_dev(self->fd) - d0);
 		EXPECT_EQ(0, uvm_check(p, len, 10 + i));
 		EXPECT_EQ((i + 1) * (len / PAGE), to_host(self->fd) - h0);
@@ -194,10 +170,10 @@ TEST_F(pm, second_device_takes_pages_from_the_first)
 		SKIP(return, "needs two devices");
 	ASSERT_NE(NULL, p);
 	uvm_fill(p, len, 3);
-	ASSERT_EQ(0, dev_fills(self->fd, self->info[0].id, p, len, 4));
-	ASSERT_TRUE(dev_sees(self->fd, self->info[1].id, p, len, 4));
-	ASSERT_EQ(0, dev_fills(self->fd, self->info[1].id, p, len, 5));
-	ASSERT_TRUE(dev_sees(self->fd, self->info[0].id, p, len, 5));
+	ASSERT_EQ(0, uvm_dev_fills(self->fd, self->info[0].id, p, len, 4));
+	ASSERT_TRUE(uvm_dev_sees(self->fd, self->info[1].id, p, len, 4));
+	ASSERT_EQ(0, uvm_dev_fills(self->fd, self->info[1].id, p, len, 5));
+	ASSERT_TRUE(uvm_dev_sees(self->fd, self->info[0].id, p, len, 5));
 	EXPECT_EQ(0, uvm_check(p, len, 5));
 	munmap(p, len);
 }
@@ -256,8 +232,8 @@ TEST_F(pm, file_and_shared_mappings_stay_home)
 	EXPECT_EQ(-EOPNOTSUPP, uvm_prefetch(self->fd, s, len, UVM_LOC_DEVICE,
 					    self->info[0].id));
 	/* device faults map them remotely, with exact data */
-	ASSERT_EQ(0, dev_fills(self->fd, self->info[0].id, s, len, 6));
-	ASSERT_EQ(0, dev_fills(self->fd, self->info[0].id, f, len, 7));
+	ASSERT_EQ(0, uvm_dev_fills(self->fd, self->info[0].id, s, len, 6));
+	ASSERT_EQ(0, uvm_dev_fills(self->fd, self->info[0].id, f, len, 7));
 	EXPECT_EQ(0, uvm_check(s, len, 6));
 	EXPECT_EQ(0, uvm_check(f, len, 7));
 	EXPECT_EQ(0, to_dev(self->fd) - d0);
@@ -297,7 +273,7 @@ TEST_F(pm, fork_after_migration_parent_and_child_keep_their_own_data)
 		return;
 
 	ASSERT_NE(NULL, p);
-	ASSERT_EQ(0, dev_fills(self->fd, self->info[0].id, p, len, 8));
+	ASSERT_EQ(0, uvm_dev_fills(self->fd, self->info[0].id, p, len, 8));
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
@@ -308,7 +284,7 @@ TEST_F(pm, fork_after_migration_parent_and_child_keep_their_own_data)
 	}
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_EQ(0, WEXITSTATUS(status));
-	ASSERT_TRUE(dev_sees(self->fd, self->info[0].id, p, len, 8));
+	ASSERT_TRUE(uvm_dev_sees(self->fd, self->info[0].id, p, len, 8));
 	EXPECT_EQ(0, uvm_check(p, len, 8));
 	munmap(p, len);
 }
@@ -324,7 +300,7 @@ TEST_F(pm, pages_outlive_the_fd_and_come_home)
 
 	ASSERT_NE(NULL, p);
 	ASSERT_LE(0, fd2);
-	ASSERT_EQ(0, dev_fills(fd2, self->info[0].id, p, len, 11));
+	ASSERT_EQ(0, uvm_dev_fills(fd2, self->info[0].id, p, len, 11));
 	close(fd2);
 	EXPECT_EQ(0, uvm_check(p, len, 11));
 	munmap(p, len);
@@ -347,7 +323,7 @@ TEST_F(pm, exit_and_munmap_with_pages_on_device_give_memory_back)
 		int fd = uvm_open();
 
 		p = anon(len);
-		_exit(!p || dev_fills(fd, self->info[0].id, p, len, 12));
+		_exit(!p || uvm_dev_fills(fd, self->info[0].id, p, len, 12));
 	}
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_EQ(0, WEXITSTATUS(status));
@@ -355,7 +331,7 @@ TEST_F(pm, exit_and_munmap_with_pages_on_device_give_memory_back)
 
 	p = anon(len);
 	ASSERT_NE(NULL, p);
-	ASSERT_EQ(0, dev_fills(self->fd, self->info[0].id, p, len, 13));
+	ASSERT_EQ(0, uvm_dev_fills(self->fd, self->info[0].id, p, len, 13));
 	EXPECT_GT(free0, dev_free_settled(self->fd, 0, free0));
 	munmap(p, len);
 	EXPECT_LE(free0, dev_free_settled(self->fd, 0, free0));
@@ -376,11 +352,11 @@ TEST_F_TIMEOUT(pm, more_than_the_device_holds_evicts_with_exact_data, 240)
 	p = anon(len);
 	ASSERT_NE(NULL, p);
 	for (off = 0; off < len; off += step)
-		ASSERT_EQ(0, dev_fills(self->fd, self->info[0].id, p + off,
+		ASSERT_EQ(0, uvm_dev_fills(self->fd, self->info[0].id, p + off,
 				       step, 100 + off / step));
 	EXPECT_LT(0, to_host(self->fd) - h0);	/* evicted */
 	for (off = 0; off < len; off += step)
-		ASSERT_TRUE(dev_sees(self->fd, self->info[0].id, p + off,
+		ASSERT_TRUE(uvm_dev_sees(self->fd, self->info[0].id, p + off,
 				     step, 100 + off / step));
 	for (off = 0; off < len; off += step)
 		ASSERT_EQ(0, uvm_check(p + off, step, 100 + off / step));
@@ -409,15 +385,15 @@ TEST_F(pm, advice_steers_device_faults)
 				UVM_ADVISE_SET_PREFERRED_LOCATION, UVM_LOC_DEVICE, dev));
 	d0 = to_dev(self->fd);
 	/* host, read-mostly, accessed-by: mapped where they are */
-	ASSERT_TRUE(dev_sees(self->fd, dev, p, 3 * len, 30));
+	ASSERT_TRUE(uvm_dev_sees(self->fd, dev, p, 3 * len, 30));
 	EXPECT_EQ(0, to_dev(self->fd) - d0);
 	/* preferred on the device: moved there */
-	ASSERT_EQ(0, dev_fills(self->fd, dev, p + 3 * len, len, 31));
+	ASSERT_EQ(0, uvm_dev_fills(self->fd, dev, p + 3 * len, len, 31));
 	EXPECT_EQ(len / PAGE, to_dev(self->fd) - d0);
 	if (self->ndev > 1) {	/* preferred on another device: stays */
 		other = self->info[1].id;
 		d0 = to_dev(self->fd);
-		ASSERT_TRUE(dev_sees(self->fd, other, p + 3 * len, len, 31));
+		ASSERT_TRUE(uvm_dev_sees(self->fd, other, p + 3 * len, len, 31));
 		EXPECT_EQ(0, to_dev(self->fd) - d0);
 	}
 	/*
@@ -431,7 +407,7 @@ TEST_F(pm, advice_steers_device_faults)
 	ASSERT_EQ(0, mprotect(p, 4 * len, PROT_READ));
 	ASSERT_EQ(0, mprotect(p, 4 * len, PROT_READ | PROT_WRITE));
 	d0 = to_dev(self->fd);
-	ASSERT_TRUE(dev_sees(self->fd, dev, p, len, 30));
+	ASSERT_TRUE(uvm_dev_sees(self->fd, dev, p, len, 30));
 	EXPECT_EQ(len / PAGE, to_dev(self->fd) - d0);
 	EXPECT_EQ(0, uvm_check(p, 3 * len, 30));
 	EXPECT_EQ(0, uvm_check(p + 3 * len, len, 31));

@@ -61,32 +61,6 @@ static int dev_access(int fd, int dev, void *addr, size_t len, uint32_t type,
 	return ret;
 }
 
-/* Device @dev reads @len bytes at @p and finds pattern @seed. */
-static int dev_sees(int fd, int dev, void *p, size_t len, uint64_t seed)
-{
-	unsigned char *buf = malloc(len);
-	int ok;
-
-	ok = buf && !uvm_dev_read(fd, dev, p, len, buf) &&
-	     !uvm_check(buf, len, seed);
-	free(buf);
-	return ok;
-}
-
-/* Device @dev writes pattern @seed over [p, p + len). */
-static int dev_fills(int fd, int dev, void *p, size_t len, uint64_t seed)
-{
-	unsigned char *buf = malloc(len);
-	int ret = -ENOMEM;
-
-	if (buf) {
-		uvm_fill(buf, len, seed);
-		ret = uvm_dev_write(fd, dev, p, len, buf);
-	}
-	free(buf);
-	return ret;
-}
-
 TEST_F(pg, level_is_reported)
 {
 	char s[32] = "";
@@ -110,8 +84,8 @@ TEST_F(pg, malloc_read_write_exact_data_on_every_device)
 	ASSERT_NE(NULL, p);
 	for (i = 0; i < self->ndev; i++) {
 		uvm_fill(p, len, 10 + i);
-		ASSERT_TRUE(dev_sees(self->fd, self->dev[i], p, len, 10 + i));
-		ASSERT_EQ(0, dev_fills(self->fd, self->dev[i], p, len, 20 + i));
+		ASSERT_TRUE(uvm_dev_sees(self->fd, self->dev[i], p, len, 10 + i));
+		ASSERT_EQ(0, uvm_dev_fills(self->fd, self->dev[i], p, len, 20 + i));
 		/* mapped now: a second pass takes no fault */
 		ASSERT_EQ(0, dev_access(self->fd, self->dev[i], p, PAGE,
 					UVM_ACCESS_READ, buf, &faults));
@@ -175,7 +149,7 @@ TEST_F(pg, map_shared_anonymous_seen_by_a_child)
 	pid_t pid;
 
 	ASSERT_NE(MAP_FAILED, p);
-	ASSERT_EQ(0, dev_fills(self->fd, self->dev[0], p, len, 7));
+	ASSERT_EQ(0, uvm_dev_fills(self->fd, self->dev[0], p, len, 7));
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid)
@@ -215,21 +189,21 @@ TEST_F(pg, file_backed_shared_and_private)
 	ASSERT_NE(MAP_FAILED, p);
 	ASSERT_NE(MAP_FAILED, q);
 	/* shared: the device reads the file and its writes reach the file */
-	ASSERT_TRUE(dev_sees(self->fd, self->dev[0], p, len, 30));
-	ASSERT_EQ(0, dev_fills(self->fd, self->dev[0], p, len, 32));
+	ASSERT_TRUE(uvm_dev_sees(self->fd, self->dev[0], p, len, 30));
+	ASSERT_EQ(0, uvm_dev_fills(self->fd, self->dev[0], p, len, 32));
 	ASSERT_EQ(0, msync(p, len, MS_SYNC));
 	ASSERT_EQ((ssize_t)len, pread(fd, back, len, 0));
 	EXPECT_EQ(0, uvm_check(back, len, 32));
 	/* the same pages at a second address: one DMA mapping each, shared */
 	p2 = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	ASSERT_NE(MAP_FAILED, p2);
-	ASSERT_TRUE(dev_sees(self->fd, self->dev[0], p2, len, 32));
-	ASSERT_EQ(0, dev_fills(self->fd, self->dev[0], p2, len, 34));
-	EXPECT_TRUE(dev_sees(self->fd, self->dev[0], p, len, 34));
+	ASSERT_TRUE(uvm_dev_sees(self->fd, self->dev[0], p2, len, 32));
+	ASSERT_EQ(0, uvm_dev_fills(self->fd, self->dev[0], p2, len, 34));
+	EXPECT_TRUE(uvm_dev_sees(self->fd, self->dev[0], p, len, 34));
 	munmap(p2, len);
 	/* private: the device's writes are the process's copy only */
-	ASSERT_TRUE(dev_sees(self->fd, self->dev[0], q, len, 31));
-	ASSERT_EQ(0, dev_fills(self->fd, self->dev[0], q, len, 33));
+	ASSERT_TRUE(uvm_dev_sees(self->fd, self->dev[0], q, len, 31));
+	ASSERT_EQ(0, uvm_dev_fills(self->fd, self->dev[0], q, len, 33));
 	EXPECT_EQ(0, uvm_check(q, len, 33));
 	ASSERT_EQ((ssize_t)len, pread(fd2, back, len, 0));
 	EXPECT_EQ(0, uvm_check(back, len, 31));
@@ -250,7 +224,7 @@ TEST_F(pg, fork_cow_parent_and_child_keep_their_own_data)
 
 	ASSERT_NE(MAP_FAILED, p);
 	uvm_fill(p, len, 40);
-	ASSERT_TRUE(dev_sees(self->fd, self->dev[0], p, len, 40));
+	ASSERT_TRUE(uvm_dev_sees(self->fd, self->dev[0], p, len, 40));
 	ASSERT_EQ(0, pipe(go));
 	pid = fork();
 	ASSERT_LE(0, pid);
@@ -262,16 +236,16 @@ TEST_F(pg, fork_cow_parent_and_child_keep_their_own_data)
 		bad |= read(go[0], &c, 1) != 1;
 		bad |= uvm_check(p, len, 40) != 0;
 		uvm_fill(p, len, 42);
-		bad |= cfd < 0 || !dev_sees(cfd, self->dev[0], p, len, 42);
+		bad |= cfd < 0 || !uvm_dev_sees(cfd, self->dev[0], p, len, 42);
 		_exit(bad);
 	}
 	/* the parent's device write breaks COW: the child keeps seed 40 */
-	ASSERT_EQ(0, dev_fills(self->fd, self->dev[0], p, len, 41));
+	ASSERT_EQ(0, uvm_dev_fills(self->fd, self->dev[0], p, len, 41));
 	ASSERT_EQ(1, write(go[1], "g", 1));
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_EQ(0, status);
 	EXPECT_EQ(0, uvm_check(p, len, 41));
-	EXPECT_TRUE(dev_sees(self->fd, self->dev[0], p, len, 41));
+	EXPECT_TRUE(uvm_dev_sees(self->fd, self->dev[0], p, len, 41));
 	close(go[0]);
 	close(go[1]);
 	munmap(p, len);
@@ -285,17 +259,17 @@ TEST_F(pg, munmap_mprotect_and_dontneed_drop_device_mappings)
 	char buf[64 * 1024];
 
 	ASSERT_NE(MAP_FAILED, p);
-	ASSERT_EQ(0, dev_fills(self->fd, self->dev[0], p, len, 50));
+	ASSERT_EQ(0, uvm_dev_fills(self->fd, self->dev[0], p, len, 50));
 	/* MADV_DONTNEED: zero-fill on the next touch, by the device too */
 	ASSERT_EQ(0, madvise(p, len, MADV_DONTNEED));
 	ASSERT_EQ(0, uvm_dev_read(self->fd, self->dev[0], p, len, buf));
 	EXPECT_EQ(0, buf[0]);
 	EXPECT_EQ(0, buf[len - 1]);
 	/* read-only: reads work, writes are refused and change nothing */
-	ASSERT_EQ(0, dev_fills(self->fd, self->dev[0], p, len, 51));
+	ASSERT_EQ(0, uvm_dev_fills(self->fd, self->dev[0], p, len, 51));
 	ASSERT_EQ(0, mprotect(p, len, PROT_READ));
-	EXPECT_TRUE(dev_sees(self->fd, self->dev[0], p, len, 51));
-	EXPECT_EQ(-EPERM, dev_fills(self->fd, self->dev[0], p, len, 52));
+	EXPECT_TRUE(uvm_dev_sees(self->fd, self->dev[0], p, len, 51));
+	EXPECT_EQ(-EPERM, uvm_dev_fills(self->fd, self->dev[0], p, len, 52));
 	EXPECT_EQ(0, uvm_check(p, len, 51));
 	/* PROT_NONE, then unmapped: -EFAULT */
 	ASSERT_EQ(0, mprotect(p, len, PROT_NONE));
@@ -381,7 +355,7 @@ TEST_F(pg, not_pageable_memory_is_refused)
 	EXPECT_EQ(-EINVAL, uvm_dev_read(self->fd, self->dev[0],
 					(void *)0xffff888000000000ULL, 8, buf));
 	/* read-only text: a write is refused */
-	EXPECT_EQ(-EPERM, uvm_dev_write(self->fd, self->dev[0], (void *)dev_sees, 8, buf));
+	EXPECT_EQ(-EPERM, uvm_dev_write(self->fd, self->dev[0], (void *)dev_access, 8, buf));
 	if (anon != MAP_FAILED)
 		munmap(anon, PAGE);
 	munmap(m, 2 * MIB);
@@ -420,7 +394,7 @@ TEST_F(pg, exit_with_device_mappings_leaves_nothing)
 		int fd = uvm_open(), i, bad = fd < 0 || !p;
 
 		for (i = 0; !bad && i < self->ndev; i++)
-			bad = dev_fills(fd, self->dev[i], p, len, 60 + i) != 0;
+			bad = uvm_dev_fills(fd, self->dev[i], p, len, 60 + i) != 0;
 		_exit(bad);	/* with every device's mappings in place */
 	}
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));

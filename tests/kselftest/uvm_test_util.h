@@ -342,6 +342,34 @@ static inline int uvm_dev_write(int fd, int dev, void *addr, size_t len,
 	return uvm_dev_access(fd, dev, addr, len, UVM_ACCESS_WRITE, (void *)buf);
 }
 
+/* Device @dev reads @len bytes at @p and finds pattern @seed (1) or not (0). */
+static inline int uvm_dev_sees(int fd, int dev, void *p, size_t len,
+			       uint64_t seed)
+{
+	unsigned char *buf = malloc(len);
+	int ok;
+
+	ok = buf && !uvm_dev_read(fd, dev, p, len, buf) &&
+	     !uvm_check(buf, len, seed);
+	free(buf);
+	return ok;
+}
+
+/* Device @dev writes pattern @seed over [p, p + len): 0 or -errno. */
+static inline int uvm_dev_fills(int fd, int dev, void *p, size_t len,
+				uint64_t seed)
+{
+	unsigned char *buf = malloc(len);
+	int ret = -ENOMEM;
+
+	if (buf) {
+		uvm_fill(buf, len, seed);
+		ret = uvm_dev_write(fd, dev, p, len, buf);
+	}
+	free(buf);
+	return ret;
+}
+
 static inline int uvm_discard(int fd, void *p, size_t len, uint32_t flags,
 			      uint32_t type, int32_t id)
 {
