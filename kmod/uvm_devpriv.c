@@ -85,7 +85,7 @@ struct dp_chunk {
  * @chunks: chunks with pages handed out, oldest first.
  * @empty: chunks with none, for @free_work to give back.
  * @dying: the device is going: no new pages.
- * @pages: pages handed out (a snapshot for uvm-smi and the drain).
+ * @pages: pages handed out (what the drain reports while it waits).
  * @free_work: gives back @empty's chunks.
  */
 struct uvm_devpriv {
@@ -106,25 +106,12 @@ static struct dp_chunk *page_chunk(struct page *page)
 	return page->zone_device_data;
 }
 
-/** uvm_devpriv_ours() - is @page a device-private page of @udev? */
-bool uvm_devpriv_ours(const struct uvm_device *udev, struct page *page)
-{
-	return udev->devpriv && is_device_private_page(page) &&
-	       page_chunk(page)->dp == udev->devpriv;
-}
-
 /** uvm_devpriv_offset() - the device offset of a device-private page. */
 u64 uvm_devpriv_offset(struct page *page)
 {
 	struct dp_chunk *c = page_chunk(page);
 
 	return c->mem->offset + ((page_to_pfn(page) - c->first_pfn) << PAGE_SHIFT);
-}
-
-/** uvm_devpriv_pages() - pages of @udev that hold pageable data now. */
-u64 uvm_devpriv_pages(const struct uvm_device *udev)
-{
-	return udev->devpriv ? atomic_long_read(&udev->devpriv->pages) : 0;
 }
 
 /* The page is free again: back to its chunk. Any context. */

@@ -23,10 +23,8 @@ unsigned int uvm_devpriv_alloc(struct uvm_device *udev,
 			       struct uvm_managed *mgd, struct page **pages,
 			       unsigned int n);
 void uvm_devpriv_unused(struct page *page);
-bool uvm_devpriv_ours(const struct uvm_device *udev, struct page *page);
 u64 uvm_devpriv_offset(struct page *page);
 s64 uvm_devpriv_evict(struct uvm_device *udev, u64 bytes);
-u64 uvm_devpriv_pages(const struct uvm_device *udev);
 int uvm_devpriv_home(struct uvm_device *udev, struct vm_area_struct *vma,
 		     unsigned long start, unsigned long end,
 		     struct page *fault_page, unsigned long fault_addr);
@@ -43,7 +41,6 @@ static inline s64 uvm_devpriv_evict(struct uvm_device *udev, u64 bytes)
 	return -ENOSPC;
 }
 
-static inline u64 uvm_devpriv_pages(const struct uvm_device *udev) { return 0; }
 static inline u64 uvm_devpriv_offset(struct page *page) { return 0; }
 
 #endif

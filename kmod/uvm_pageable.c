@@ -92,6 +92,65 @@ module_param_cb(pageable, &level_ops, NULL, 0444);
 MODULE_PARM_DESC(pageable,
 		 "What devices do with pageable memory on this kernel: none, mirror, migrate (read-only)");
 
+/**
+ * uvm_pageable_vma_movable() - can the kernel move the memory of @vma to a
+ * device (migrate_vma: anonymous private memory only)?
+ * @vma: a VMA.
+ */
+bool uvm_pageable_vma_movable(struct vm_area_struct *vma)
+{
+	return vma_is_anonymous(vma) && (vma->vm_flags & VM_READ) &&
+	       !(vma->vm_flags & (VM_SHARED | VM_IO | VM_PFNMAP | VM_MIXEDMAP));
+}
+
+/**
+ * uvm_pageable_vmas_locked() - is [@start, @end) pageable memory, as a
+ * caller needs it? The mm's mmap_lock held.
+ * @mm: the mm.
+ * @start: start.
+ * @end: end.
+ * @flags: UVM_PGV_MOVABLE: every VMA movable to a device (PROT_NONE:
+ *	   -EFAULT, file or shared: -EOPNOTSUPP); UVM_PGV_DRIVER_EINVAL:
+ *	   driver memory (VM_IO, VM_PFNMAP, VM_MIXEDMAP: another VA space's
+ *	   managed range, device or pinned memory) is -EINVAL, not -EFAULT.
+ *
+ * Holes are -EFAULT; hmm_range_fault() reports the rest for an access.
+ *
+ * Return: 0 or the errno of the first VMA that fails.
+ */
+int uvm_pageable_vmas_locked(struct mm_struct *mm, unsigned long start,
+			     unsigned long end, unsigned int flags)
+{
+	struct vm_area_struct *vma;
+
+	while (start < end) {
+		vma = vma_lookup(mm, start);
+		if (!vma)
+			return -EFAULT;
+		if (vma->vm_flags & (VM_IO | VM_PFNMAP | VM_MIXEDMAP))
+			return flags & UVM_PGV_DRIVER_EINVAL ? -EINVAL : -EFAULT;
+		if ((flags & UVM_PGV_MOVABLE) && !(vma->vm_flags & VM_READ))
+			return -EFAULT;
+		if ((flags & UVM_PGV_MOVABLE) && !uvm_pageable_vma_movable(vma))
+			return -EOPNOTSUPP;
+		start = vma->vm_end;
+	}
+	return 0;
+}
+
+/** uvm_pageable_vmas() - uvm_pageable_vmas_locked(), taking the mmap_lock. */
+int uvm_pageable_vmas(struct mm_struct *mm, unsigned long start,
+		      unsigned long end, unsigned int flags)
+{
+	int ret;
+
+	if (mmap_read_lock_killable(mm))
+		return -EINTR;
+	ret = uvm_pageable_vmas_locked(mm, start, end, flags);
+	mmap_read_unlock(mm);
+	return ret;
+}
+
 #if IS_ENABLED(CONFIG_HMM_MIRROR)
 
 /*
@@ -124,6 +183,13 @@ struct pg_dma {
 	unsigned int refs;
 	enum dma_data_direction dir;
 };
+
+/*
+ * Times a device write fault brings its read-only device pages home before
+ * it gives up (each pass moves every page it can; a page left is busy for a
+ * moment, or got no host page).
+ */
+#define PG_HOME_TRIES	8
 
 /* What a failed install needs allocated before it is tried again. */
 struct pg_need {
@@ -371,24 +437,6 @@ out_free:
 }
 
 /*
- * Refuse what is not pageable memory (see DOC); hmm_range_fault() reports
- * the rest: holes, PROT_NONE, writes to read-only mappings.
- */
-static int pageable_vmas_check(struct mm_struct *mm, unsigned long start,
-			       unsigned long end)
-{
-	struct vm_area_struct *vma;
-
-	while (start < end) {
-		vma = vma_lookup(mm, start);
-		if (!vma || (vma->vm_flags & (VM_IO | VM_PFNMAP | VM_MIXEDMAP)))
-			return -EFAULT;
-		start = vma->vm_end;
-	}
-	return 0;
-}
-
-/*
  * Map page @index for @udev: @page, writable if @write. An entry there is
  * replaced in place, so no table node is freed and allocated again.
  */
@@ -469,7 +517,7 @@ static int pageable_hmm_locked(struct uvm_pageable *pg, struct hmm_range *range)
 		range->notifier_seq = mmu_interval_read_begin(&pg->notifier);
 		if (mmap_read_lock_killable(mm))
 			return -EINTR;
-		ret = pageable_vmas_check(mm, range->start, range->end) ?:
+		ret = uvm_pageable_vmas_locked(mm, range->start, range->end, 0) ?:
 		      hmm_range_fault(range);
 		mmap_read_unlock(mm);
 		if (ret == -EBUSY)
@@ -551,6 +599,7 @@ static int pageable_fault(struct uvm_managed *mgd, struct uvm_pageable *pg,
 	};
 	unsigned long n = (end - va) >> PAGE_SHIFT;
 	struct pg_need need = { 0, 0, NULL };
+	unsigned int homes = 0;
 	int ret;
 
 	ret = pageable_move_first(mgd, pg, udev, &range);
@@ -562,9 +611,12 @@ static int pageable_fault(struct uvm_managed *mgd, struct uvm_pageable *pg,
 			break;
 		if (write && pt_dev_readonly(&range)) {
 			mutex_unlock(&pg->lock);
-			ret = uvm_pageable_home(mgd, udev, va, end);
+			/* a page the kernel will not move (no host page): fail */
+			ret = ++homes > PG_HOME_TRIES ? -ENOMEM :
+			      uvm_pageable_home(mgd, udev, va, end);
 			if (ret)
 				break;
+			cond_resched();
 			continue;
 		}
 		ret = pt_install_locked(pg, udev, &range, &need);

@@ -56,6 +56,18 @@ struct uvm_pg_range {
 
 #define UVM_PG_UNMAPPED_MAX	16
 
+/* uvm_pageable_vmas() flags */
+#define UVM_PGV_MOVABLE		BIT(0)
+#define UVM_PGV_DRIVER_EINVAL	BIT(1)
+
+struct mm_struct;
+struct vm_area_struct;
+bool uvm_pageable_vma_movable(struct vm_area_struct *vma);
+int uvm_pageable_vmas_locked(struct mm_struct *mm, unsigned long start,
+			     unsigned long end, unsigned int flags);
+int uvm_pageable_vmas(struct mm_struct *mm, unsigned long start,
+		      unsigned long end, unsigned int flags);
+
 struct uvm_pageable *uvm_pageable_get(struct uvm_managed *mgd);
 unsigned int uvm_pageable_unmapped(struct uvm_managed *mgd,
 				   struct uvm_pg_range *out, bool *all);

@@ -159,13 +159,6 @@ static long pm_run(struct pm_batch *b)
 	return ret ?: moved;
 }
 
-/* Can the kernel move the memory of @vma to a device? */
-static bool pm_vma_movable(struct vm_area_struct *vma)
-{
-	return vma_is_anonymous(vma) && (vma->vm_flags & VM_READ) &&
-	       !(vma->vm_flags & (VM_SHARED | VM_IO | VM_PFNMAP | VM_MIXEDMAP));
-}
-
 /*
  * The movable part of the VMA at @addr, up to @end and at most a block:
  * [@addr, *@next) with *@movable, or where the unmovable part ends.
@@ -179,7 +172,7 @@ static struct vm_area_struct *pm_span(struct mm_struct *mm, unsigned long addr,
 
 	if (!vma)
 		return NULL;
-	*movable = pm_vma_movable(vma);
+	*movable = uvm_pageable_vma_movable(vma);
 	*next = min(end, vma->vm_end);
 	if (*movable)
 		*next = min(*next, addr + ((unsigned long)UVM_BLOCK_PAGES << PAGE_SHIFT));
@@ -319,32 +312,6 @@ int uvm_pageable_home(struct uvm_managed *mgd, struct uvm_device *udev,
 	return ret;
 }
 
-/*
- * Is every VMA of [@start, @end) one the kernel can move? -EFAULT for a
- * hole or driver memory, -EOPNOTSUPP for file and shared mappings.
- */
-static int pm_range_check(struct mm_struct *mm, unsigned long start,
-			  unsigned long end)
-{
-	struct vm_area_struct *vma;
-	int ret = 0;
-
-	if (mmap_read_lock_killable(mm))
-		return -EINTR;
-	while (start < end && !ret) {
-		vma = vma_lookup(mm, start);
-		if (!vma || !(vma->vm_flags & VM_READ) ||
-		    (vma->vm_flags & (VM_IO | VM_PFNMAP | VM_MIXEDMAP)))
-			ret = -EFAULT;
-		else if (!pm_vma_movable(vma))
-			ret = -EOPNOTSUPP;
-		else
-			start = vma->vm_end;
-	}
-	mmap_read_unlock(mm);
-	return ret;
-}
-
 /**
  * uvm_pageable_prefetch() - UVM_IOCTL_PREFETCH of pageable memory to a
  * device: move it there.
@@ -360,7 +327,7 @@ static int pm_range_check(struct mm_struct *mm, unsigned long start,
 int uvm_pageable_prefetch(struct uvm_managed *mgd, struct uvm_device *udev,
 			  unsigned long start, unsigned long end)
 {
-	long ret = pm_range_check(mgd->mm, start, end);
+	long ret = uvm_pageable_vmas(mgd->mm, start, end, UVM_PGV_MOVABLE);
 
 	if (ret)
 		return ret;

@@ -84,31 +84,6 @@ static int pp_cover_locked(struct uvm_policy_map *map, unsigned long start,
 	return 0;
 }
 
-/*
- * Is [@start, @end) all mapped pageable memory? -EFAULT for a hole,
- * -EINVAL for driver memory (another VA space's managed range, device or
- * pinned memory: neither pageable nor managed here).
- */
-static int pp_mapped(struct mm_struct *mm, unsigned long start,
-		     unsigned long end)
-{
-	struct vm_area_struct *vma;
-	int ret = 0;
-
-	if (mmap_read_lock_killable(mm))
-		return -EINTR;
-	while (start < end) {
-		vma = vma_lookup(mm, start);
-		if (!vma || (vma->vm_flags & (VM_IO | VM_PFNMAP | VM_MIXEDMAP))) {
-			ret = vma ? -EINVAL : -EFAULT;
-			break;
-		}
-		start = vma->vm_end;
-	}
-	mmap_read_unlock(mm);
-	return ret;
-}
-
 /**
  * uvm_pageable_policy_update() - apply @fn to the policies of pageable
  * memory [@start, @end) (advice, a prefetch's record).
@@ -129,7 +104,7 @@ int uvm_pageable_policy_update(struct uvm_managed *mgd, unsigned long start,
 
 	if (IS_ERR(pg))
 		return PTR_ERR(pg);
-	ret = pp_mapped(mgd->mm, start, end);
+	ret = uvm_pageable_vmas(mgd->mm, start, end, UVM_PGV_DRIVER_EINVAL);
 	if (ret)
 		return ret;
 	down_write(&mgd->lock);
@@ -162,7 +137,7 @@ int uvm_pageable_policy_attrs(struct uvm_managed *mgd, unsigned long start,
 	bool first = true;
 	int ret;
 
-	ret = pp_mapped(mgd->mm, start, end);
+	ret = uvm_pageable_vmas(mgd->mm, start, end, UVM_PGV_DRIVER_EINVAL);
 	if (ret)
 		return ret;
 	pp_read_lock(mgd);
