@@ -245,8 +245,9 @@ TEST_F(pm, file_and_shared_mappings_stay_home)
 TEST_F(pm, prefetch_bad_ranges)
 {
 	size_t len = 64 * 1024;
-	unsigned char *p = anon(3 * len);
+	unsigned char *p = anon(3 * len), *q;
 	uint32_t dev = self->info[0].id;
+	int fd2;
 
 	if (!self->ok)
 		return;
@@ -258,6 +259,16 @@ TEST_F(pm, prefetch_bad_ranges)
 	EXPECT_EQ(-EFAULT, uvm_prefetch(self->fd, p + 2 * len, len,
 					UVM_LOC_DEVICE, dev));
 	EXPECT_EQ(-ENODEV, uvm_prefetch(self->fd, p, len, UVM_LOC_DEVICE, 77));
+	/* driver memory: another VA space's managed range */
+	fd2 = uvm_open();
+	ASSERT_LE(0, fd2);
+	q = uvm_map(fd2, len);
+	ASSERT_NE(NULL, q);
+	EXPECT_EQ(-EFAULT, uvm_prefetch(self->fd, q, len, UVM_LOC_DEVICE, dev));
+	EXPECT_EQ(-EINVAL, uvm_advise(self->fd, q, len, UVM_ADVISE_SET_READ_MOSTLY,
+				      UVM_LOC_NONE, 0));
+	munmap(q, len);
+	close(fd2);
 	munmap(p, len);
 	munmap(p + 2 * len, len);
 }
