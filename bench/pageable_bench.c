@@ -30,7 +30,8 @@
  *                               HMM_DMIRROR_READ. GB/s, informational
  *
  * Each figure is the median of RUNS runs after one warm-up run (dmirror
- * registers its device memory on its first migration). Without
+ * registers its device memory on its first migration); dmirror's and our
+ * runs alternate, and NUMA balancing is off while they run (see below). Without
  * DEVICE_PRIVATE or test_hmm the benchmark prints why and reports nothing.
  */
 #include <errno.h>
@@ -50,7 +51,7 @@
 #define BENCH_NAME "pageable_bench"
 #include "bench_common.h"
 
-#define RUNS	5
+#define RUNS	7
 #define MIB	(1024UL * 1024)
 
 /* lib/test_hmm_uapi.h (the kernel's, not installed) */
@@ -177,23 +178,34 @@ static void one_run(to_dev_fn fn, size_t len, int seed, struct times *t)
 	munmap(out, len);
 }
 
-/* Median GB/s of the figures over RUNS runs, after a warm-up. */
-static void measure(to_dev_fn fn, size_t len, struct times *gbs)
+/*
+ * Median GB/s of the figures over RUNS runs of each side, after a warm-up
+ * of each; the two sides' runs alternate, so a slow spell of the emulator
+ * (the host is shared) falls on both.
+ */
+static void measure(size_t len, struct times *ours, struct times *hmm)
 {
-	double to[RUNS], back[RUNS], rd[RUNS];
+	static const to_dev_fn fns[2] = { hmm_to_device, ours_to_device };
+	double to[2][RUNS], back[2][RUNS], rd[2][RUNS];
+	struct times *gbs[2] = { hmm, ours };
 	struct times t;
-	int r;
+	int r, s;
 
-	one_run(fn, len, 1, &t);
+	for (s = 0; s < 2; s++)
+		one_run(fns[s], len, 1, &t);
 	for (r = 0; r < RUNS; r++) {
-		one_run(fn, len, r + 2, &t);
-		to[r] = len / t.to_dev / 1e9;
-		back[r] = len / t.back / 1e9;
-		rd[r] = len / t.read / 1e9;
+		for (s = 0; s < 2; s++) {
+			one_run(fns[s], len, r + 2, &t);
+			to[s][r] = len / t.to_dev / 1e9;
+			back[s][r] = len / t.back / 1e9;
+			rd[s][r] = len / t.read / 1e9;
+		}
 	}
-	gbs->to_dev = median(to, RUNS);
-	gbs->back = median(back, RUNS);
-	gbs->read = median(rd, RUNS);
+	for (s = 0; s < 2; s++) {
+		gbs[s]->to_dev = median(to[s], RUNS);
+		gbs[s]->back = median(back[s], RUNS);
+		gbs[s]->read = median(rd[s], RUNS);
+	}
 }
 
 /* The emulated device if there is one (RAM, like dmirror's), else the first. */
@@ -219,6 +231,30 @@ static int pick_device(void)
 		if (info[i].backend == UVM_BACKEND_EMULATED)
 			dev_id = info[i].id;
 	return 0;
+}
+
+/*
+ * NUMA balancing off for the run, restored after: its scan changes the
+ * protection of the process's memory every second or so, and the
+ * invalidation drops both sides' device mappings at random moments
+ * (dmirror's MIGRATE_TO_DEV then fails reading its pages back, ENOENT).
+ */
+#define NUMA_BALANCING "/proc/sys/kernel/numa_balancing"
+
+static int numa_balancing = -1;
+
+static void numa_balancing_set(int v)
+{
+	FILE *f = fopen(NUMA_BALANCING, "r+");
+
+	if (!f)
+		return;		/* no NUMA balancing in this kernel */
+	if (numa_balancing < 0 && fscanf(f, "%d", &numa_balancing) != 1)
+		numa_balancing = -1;
+	rewind(f);
+	if (numa_balancing > 0)
+		fprintf(f, "%d\n", v);
+	fclose(f);
 }
 
 /*
@@ -252,9 +288,9 @@ int main(void)
 		die("open /dev/uvm");
 	if (pick_device() || open_dmirror())
 		return 0;
+	numa_balancing_set(0);
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
-		measure(hmm_to_device, sizes[i], &h);
-		measure(ours_to_device, sizes[i], &o);
+		measure(sizes[i], &o, &h);
 		snprintf(name, sizeof(name), "pageable_to_device_%zuMiB", sizes[i] / MIB);
 		report(name, o.to_dev, "GB/s", "test_hmm dmirror", h.to_dev, ">= 2");
 		snprintf(name, sizeof(name), "pageable_faultback_%zuMiB", sizes[i] / MIB);
@@ -262,6 +298,8 @@ int main(void)
 		snprintf(name, sizeof(name), "pageable_device_read_%zuMiB", sizes[i] / MIB);
 		report(name, o.read, "GB/s", "test_hmm dmirror", h.read, "");
 	}
+	if (numa_balancing > 0)
+		numa_balancing_set(numa_balancing);
 	close(hmm_fd);
 	close(uvm_fd);
 	if (system("rmmod test_hmm"))

@@ -22,7 +22,10 @@
  * caller can work on while the helpers copy: a prefetch locks and zaps the
  * next block meanwhile (uvm_migrate.c); uvm_ce_run() is both at once.
  * Helpers take no lock, so a caller may hold any (a block lock, the VA
- * space lock) while it waits for them.
+ * space lock) while it waits for them; a piece that needs a lock its
+ * caller holds shared takes it by trylock and, when that fails, leaves the
+ * piece to the caller (a CPU fault's pieces and the mmap_lock,
+ * uvm_devpriv.c).
  *
  * A helper lingers for 200 us after a job, spinning, while no other task
  * wants its CPU: the next block of a migration then finds it running

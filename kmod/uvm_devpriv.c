@@ -10,7 +10,8 @@
  * device (uvm_pageable_migrate.c) lives in such pages; the CPU page table
  * holds a device-private swap entry for them, and a CPU access runs the
  * pagemap's migrate_to_ram, which brings the page (and its neighbours on
- * the same device, up to DP_FAULT_PAGES) home, as nouveau and amdgpu do.
+ * the same device, up to DP_FAULT_PAGES) home, as nouveau and amdgpu do,
+ * in pieces that idle CPUs (the copy engine's helpers) move alongside.
  *
  * Device memory for them comes from the device's allocator in 2 MiB chunks
  * (the managed block size), so managed and pageable data share and compete
@@ -37,12 +38,14 @@
 #include <linux/highmem.h>
 #include <linux/ioport.h>
 #include <linux/memremap.h>
+#include <linux/mempolicy.h>
 #include <linux/migrate.h>
 #include <linux/mm.h>
 #include <linux/mmzone.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 
+#include "uvm_ce.h"
 #include "uvm_devpriv.h"
 #include "uvm_device.h"
 #include "uvm_evict.h"
@@ -52,8 +55,9 @@
 #ifdef UVM_HAVE_DEVPRIV
 
 #define DP_CHUNK_PAGES	UVM_BLOCK_PAGES
-/* Pages a CPU fault brings home at most: its aligned 64 KiB. */
-#define DP_FAULT_PAGES	UVM_DEVPRIV_HOME_PAGES
+/* A CPU fault brings home its aligned 256 KiB, in 4 pieces moved at once. */
+#define DP_FAULT_PIECES	4
+#define DP_FAULT_PAGES	(DP_FAULT_PIECES * UVM_DEVPRIV_HOME_PAGES)
 /* Backend copy segments per call. */
 #define DP_COPY_SEGS	16
 
@@ -304,14 +308,30 @@ static void dp_copy_cancel(unsigned long *dst, unsigned long n)
 }
 
 /*
- * Copy the device pages of @src (those marked MIGRATE) into new host pages,
- * filling @dst. @vma: where they are mapped (NULL: unknown, eviction). A
- * page that gets no host page stays on the device.
+ * A host page for address @addr of @vma (NULL: unknown, eviction): by the
+ * VMA's and the task's memory policy, or on node @nid where one is given
+ * (a helper CPU moving pages for a task whose policy is the default, the
+ * task's own node; see dp_migrate_to_ram()).
+ */
+static struct page *dp_host_page(struct vm_area_struct *vma,
+				 unsigned long addr, int nid)
+{
+	if (nid != NUMA_NO_NODE)
+		return alloc_pages_node(nid, GFP_HIGHUSER_MOVABLE, 0);
+	if (vma)
+		return alloc_page_vma(GFP_HIGHUSER_MOVABLE, vma, addr);
+	return alloc_page(GFP_HIGHUSER_MOVABLE);
+}
+
+/*
+ * Copy the device pages of @src (those marked MIGRATE) into new host pages
+ * (dp_host_page()), filling @dst. A page that gets no host page stays on
+ * the device.
  * Return: 0; -ENOMEM when page @must got none; a copy error (nothing
  * moves then).
  */
 static int dp_copy_home(struct uvm_device *udev, struct vm_area_struct *vma,
-			unsigned long start, const unsigned long *src,
+			int nid, unsigned long start, const unsigned long *src,
 			unsigned long *dst, unsigned long n, long must)
 {
 	struct uvm_copy_seg segs[DP_COPY_SEGS];
@@ -325,9 +345,7 @@ static int dp_copy_home(struct uvm_device *udev, struct vm_area_struct *vma,
 		spage = migrate_pfn_to_page(src[i]);
 		if (!spage || !(src[i] & MIGRATE_PFN_MIGRATE))
 			continue;
-		dpage = vma ? alloc_page_vma(GFP_HIGHUSER_MOVABLE, vma,
-					     start + (i << PAGE_SHIFT)) :
-			      alloc_page(GFP_HIGHUSER_MOVABLE);
+		dpage = dp_host_page(vma, start + (i << PAGE_SHIFT), nid);
 		if (!dpage) {
 			oom |= i == must;
 			continue;
@@ -366,23 +384,12 @@ static void dp_count_home(struct uvm_device *udev, const unsigned long *src,
 	atomic64_add(moved, &uvm_global_counters.v[UVM_STAT_PAGEABLE_TO_HOST]);
 }
 
-/**
- * uvm_devpriv_home() - move @udev's pages in [@start, @end) of @vma home.
- * @udev: the device.
- * @vma: a VMA of the mm, whose mmap_lock the caller holds.
- * @start: page aligned, in @vma.
- * @end: page aligned, at most DP_FAULT_PAGES pages after @start.
- * @fault_page: the page a CPU fault is for, or NULL.
- * @fault_addr: its address.
- *
- * Return: 0; -ENOMEM (no host page for @fault_page), -ENODEV, -EIO (the
- * device could not be read: nothing moved) or migrate_vma_setup()'s error.
- */
-int uvm_devpriv_home(struct uvm_device *udev, struct vm_area_struct *vma,
-		     unsigned long start, unsigned long end,
-		     struct page *fault_page, unsigned long fault_addr)
+/* uvm_devpriv_home(), host pages on @nid if not NUMA_NO_NODE. */
+static int dp_home(struct uvm_device *udev, struct vm_area_struct *vma,
+		   unsigned long start, unsigned long end,
+		   struct page *fault_page, unsigned long fault_addr, int nid)
 {
-	unsigned long src[DP_FAULT_PAGES], dst[DP_FAULT_PAGES];
+	unsigned long src[UVM_DEVPRIV_HOME_PAGES], dst[UVM_DEVPRIV_HOME_PAGES];
 	struct migrate_vma args = {
 		.vma = vma,
 		.src = src,
@@ -398,7 +405,7 @@ int uvm_devpriv_home(struct uvm_device *udev, struct vm_area_struct *vma,
 	ret = migrate_vma_setup(&args);
 	if (ret)
 		return ret;
-	ret = dp_copy_home(udev, vma, start, src, dst, args.npages,
+	ret = dp_copy_home(udev, vma, nid, start, src, dst, args.npages,
 			   fault_page ? (long)((fault_addr - start) >> PAGE_SHIFT) : -1);
 	migrate_vma_pages(&args);
 	dp_count_home(udev, src, dst, args.npages);
@@ -406,21 +413,151 @@ int uvm_devpriv_home(struct uvm_device *udev, struct vm_area_struct *vma,
 	return ret;
 }
 
-/* A CPU touched a page on the device: bring it and its neighbours home. */
+/**
+ * uvm_devpriv_home() - move @udev's pages in [@start, @end) of @vma home.
+ * @udev: the device.
+ * @vma: a VMA of the mm, whose mmap_lock the caller holds.
+ * @start: page aligned, in @vma.
+ * @end: page aligned, at most UVM_DEVPRIV_HOME_PAGES pages after @start.
+ * @fault_page: the page a CPU fault is for, or NULL.
+ * @fault_addr: its address.
+ *
+ * Return: 0; -ENOMEM (no host page for @fault_page), -ENODEV, -EIO (the
+ * device could not be read: nothing moved) or migrate_vma_setup()'s error.
+ */
+int uvm_devpriv_home(struct uvm_device *udev, struct vm_area_struct *vma,
+		     unsigned long start, unsigned long end,
+		     struct page *fault_page, unsigned long fault_addr)
+{
+	return dp_home(udev, vma, start, end, fault_page, fault_addr,
+		       NUMA_NO_NODE);
+}
+
+/**
+ * struct dp_fault - a CPU fault's window, in pieces moved at once.
+ * @udev: the device.
+ * @vma: the faulting VMA (the fault holds its mm's mmap_lock).
+ * @caller: the faulting task.
+ * @fault_page: the page the fault is for.
+ * @fault_addr: its address.
+ * @nid: the faulting CPU's node, where helpers allocate host pages.
+ * @start: each piece's start; piece 0 holds the fault.
+ * @end: each piece's end.
+ * @ret: each piece's uvm_devpriv_home() result.
+ * @left: a helper could not take the mmap_lock: the caller moves the piece.
+ */
+struct dp_fault {
+	struct uvm_device *udev;
+	struct vm_area_struct *vma;
+	struct task_struct *caller;
+	struct page *fault_page;
+	unsigned long fault_addr;
+	int nid;
+	unsigned long start[DP_FAULT_PIECES], end[DP_FAULT_PIECES];
+	int ret[DP_FAULT_PIECES];
+	bool left[DP_FAULT_PIECES];
+};
+
+static void dp_fault_do(struct dp_fault *f, unsigned int i)
+{
+	f->ret[i] = dp_home(f->udev, f->vma, f->start[i], f->end[i],
+			    i ? NULL : f->fault_page, f->fault_addr,
+			    current == f->caller ? NUMA_NO_NODE : f->nid);
+}
+
+/*
+ * One piece, on the faulting CPU or on a copy-engine helper (uvm_ce.c).
+ * The faulting task holds the mmap_lock (read) and waits for the helpers;
+ * a helper takes it for reading as well, by trylock only: with a writer
+ * queued behind the fault the trylock fails at once instead of waiting
+ * (for a task that waits for it), and the caller moves the piece itself.
+ */
+static int dp_fault_piece(void *arg, unsigned int i)
+{
+	struct dp_fault *f = arg;
+	struct mm_struct *mm = f->vma->vm_mm;
+
+	if (current == f->caller) {
+		dp_fault_do(f, i);
+		return 0;
+	}
+	if (!mmap_read_trylock(mm)) {
+		f->left[i] = true;
+		return 0;
+	}
+	dp_fault_do(f, i);
+	mmap_read_unlock(mm);
+	return 0;
+}
+
+/*
+ * Cut the fault's aligned window, within the VMA, into pieces of
+ * UVM_DEVPRIV_HOME_PAGES, the fault's first. Return: how many.
+ */
+static unsigned int dp_fault_pieces(struct dp_fault *f, unsigned long addr)
+{
+	const unsigned long piece = UVM_DEVPRIV_HOME_PAGES << PAGE_SHIFT;
+	const unsigned long win = DP_FAULT_PAGES << PAGE_SHIFT;
+	unsigned long a = max(f->vma->vm_start, ALIGN_DOWN(addr, win));
+	unsigned long lim = min(f->vma->vm_end, ALIGN_DOWN(addr, win) + win);
+	unsigned long next;
+	unsigned int n = 1;
+
+	for (; a < lim; a = next) {
+		next = min(lim, ALIGN_DOWN(a, piece) + piece);
+		if (addr >= a && addr < next) {
+			f->start[0] = a;
+			f->end[0] = next;
+		} else {
+			f->start[n] = a;
+			f->end[n++] = next;
+		}
+	}
+	return n;
+}
+
+/*
+ * May helpers allocate the task's host pages? Only where the VMA and the
+ * task have the default memory policy (the local node, which helpers get
+ * as the faulting CPU's node); otherwise the faulting task allocates them
+ * all, under its policy.
+ */
+static bool dp_default_policy(struct vm_area_struct *vma)
+{
+#ifdef CONFIG_NUMA
+	return !current->mempolicy && !vma_policy(vma);
+#else
+	return true;
+#endif
+}
+
+/*
+ * A CPU touched a page on the device: bring it and its neighbours home,
+ * the fault's aligned DP_FAULT_PAGES, in pieces that this CPU and idle
+ * ones (the copy engine's helpers) move at once. The kernel's per-page
+ * migration work, not the copy, is most of a fault-back's time, so a CPU
+ * sweeping device-resident memory goes up to as many times faster as CPUs
+ * help (measured: docs/pageable-memory.md).
+ */
 static vm_fault_t dp_migrate_to_ram(struct vm_fault *vmf)
 {
-	struct dp_chunk *c = page_chunk(vmf->page);
-	struct vm_area_struct *vma = vmf->vma;
-	unsigned long win = DP_FAULT_PAGES << PAGE_SHIFT;
-	unsigned long start = max(vma->vm_start, ALIGN_DOWN(vmf->address, win));
-	unsigned long end = min(vma->vm_end, ALIGN_DOWN(vmf->address, win) + win);
-	int ret;
+	struct dp_fault f = {
+		.udev = page_chunk(vmf->page)->dp->udev, .vma = vmf->vma,
+		.caller = current, .fault_page = vmf->page,
+		.fault_addr = vmf->address, .nid = numa_node_id(),
+	};
+	unsigned int i, n = dp_fault_pieces(&f, vmf->address);
 
-	ret = uvm_devpriv_home(c->dp->udev, vma, start, end, vmf->page,
-			       vmf->address);
-	if (ret == -ENOMEM)
+	if (dp_default_policy(vmf->vma))
+		uvm_ce_run(dp_fault_piece, &f, n, NULL);
+	else
+		memset(f.left, true, sizeof(f.left));
+	for (i = 0; i < n; i++)
+		if (f.left[i])
+			dp_fault_do(&f, i);
+	if (f.ret[0] == -ENOMEM)
 		return VM_FAULT_OOM;
-	return ret ? VM_FAULT_SIGBUS : 0;
+	return f.ret[0] ? VM_FAULT_SIGBUS : 0;
 }
 
 static const struct dev_pagemap_ops dp_ops = {
@@ -442,7 +579,7 @@ static void dp_evict_chunk(struct uvm_devpriv *dp, struct dp_chunk *c)
 		return;
 	dst = src + DP_CHUNK_PAGES;
 	migrate_device_range(src, c->first_pfn, DP_CHUNK_PAGES);
-	dp_copy_home(dp->udev, NULL, 0, src, dst, DP_CHUNK_PAGES, -1);
+	dp_copy_home(dp->udev, NULL, NUMA_NO_NODE, 0, src, dst, DP_CHUNK_PAGES, -1);
 	migrate_device_pages(src, dst, DP_CHUNK_PAGES);
 	dp_count_home(dp->udev, src, dst, DP_CHUNK_PAGES);
 	migrate_device_finalize(src, dst, DP_CHUNK_PAGES);

@@ -8,7 +8,11 @@
  * is closed and after exit. Skipped where the kernel has no DEVICE_PRIVATE.
  */
 #include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
@@ -474,6 +478,99 @@ TEST_F(pm, range_attributes_advice_prefetch_and_munmap)
 				      UVM_LOC_NONE, 0));
 	EXPECT_EQ(-EFAULT, uvm_attrs(self->fd, p, 2 * len, &a));
 	munmap(p + len, len);
+}
+
+/* Pages of [p, p + len) that move_pages(2) finds on a node other than @node. */
+static unsigned int pages_not_on(unsigned char *p, size_t len, unsigned int node)
+{
+	unsigned long n = len / PAGE, i;
+	unsigned int bad = 0;
+	void **pages = calloc(n, sizeof(*pages));
+	int *status = calloc(n, sizeof(*status));
+
+	if (!pages || !status)
+		return n;
+	for (i = 0; i < n; i++)
+		pages[i] = p + i * PAGE;
+	if (syscall(SYS_move_pages, 0, n, pages, NULL, status, 0))
+		bad = n;
+	for (i = 0; i < n && !bad; i++)
+		bad += status[i] != (int)node;
+	free(pages);
+	free(status);
+	return bad;
+}
+
+/* Take the mmap_lock for writing, over and over, until *@arg. */
+static void *mapper(void *arg)
+{
+	volatile bool *stop = arg;
+	void *q;
+
+	while (!*stop) {
+		q = anon(16 * PAGE);
+		if (q) {
+			*(volatile char *)q = 1;
+			munmap(q, 16 * PAGE);
+		}
+	}
+	return NULL;
+}
+
+/*
+ * A CPU fault brings its aligned 256 KiB home in pieces that helper CPUs
+ * move alongside (kmod/uvm_devpriv.c): pieces cut at both ends of a VMA
+ * that starts and ends off that alignment, sweeps forwards and backwards,
+ * and another thread taking the mmap_lock for writing throughout (a helper
+ * then cannot take it and the faulting thread moves the piece): every page
+ * comes home once with its own data, on the faulting CPU's node (the
+ * default policy: helpers on other nodes allocate there, not locally).
+ */
+TEST_F(pm, cpu_faults_bring_windows_home_in_pieces)
+{
+	size_t len = 5 * MIB + 7 * PAGE, win = 256 * 1024, i;
+	unsigned int cpu, node, elsewhere;
+	unsigned char *base, *p;
+	volatile bool stop = false;
+	cpu_set_t one, all;
+	uint64_t h0;
+	pthread_t t;
+	int round;
+
+	if (!self->ok)
+		return;
+
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(all), &all));
+	ASSERT_EQ(0, syscall(SYS_getcpu, &cpu, &node, NULL));
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(one), &one));
+
+	base = anon(len + 2 * win);
+	ASSERT_NE(NULL, base);
+	p = (unsigned char *)(((uintptr_t)base + win - 1) / win * win) + 3 * PAGE;
+	ASSERT_EQ(0, munmap(base, p - base));
+	ASSERT_EQ(0, munmap(p + len, base + len + 2 * win - (p + len)));
+	ASSERT_EQ(0, pthread_create(&t, NULL, mapper, (void *)&stop));
+	for (round = 0; round < 2; round++) {
+		uvm_fill(p, len, 40 + round);
+		ASSERT_EQ(0, uvm_prefetch(self->fd, p, len, UVM_LOC_DEVICE,
+					  self->info[0].id));
+		h0 = to_host(self->fd);
+		for (i = 0; i < len; i += PAGE) {
+			size_t at = round ? len - PAGE - i : i;
+
+			EXPECT_EQ(uvm_pattern(40 + round, at), p[at]);
+		}
+		EXPECT_EQ(len / PAGE, to_host(self->fd) - h0);
+		EXPECT_EQ(0, uvm_check(p, len, 40 + round));
+		elsewhere = pages_not_on(p, len, node);
+		EXPECT_EQ(0, elsewhere);
+	}
+	stop = true;
+	pthread_join(t, NULL);
+	sched_setaffinity(0, sizeof(all), &all);
+	munmap(p, len);
 }
 
 TEST_HARNESS_MAIN
