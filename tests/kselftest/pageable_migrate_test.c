@@ -494,8 +494,9 @@ static unsigned int pages_not_on(unsigned char *p, size_t len, unsigned int node
 		pages[i] = p + i * PAGE;
 	if (syscall(SYS_move_pages, 0, n, pages, NULL, status, 0))
 		bad = n;
-	for (i = 0; i < n && !bad; i++)
-		bad += status[i] != (int)node;
+	else
+		for (i = 0; i < n; i++)
+			bad += status[i] != (int)node;
 	free(pages);
 	free(status);
 	return bad;
