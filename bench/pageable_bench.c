@@ -35,6 +35,7 @@
  * DEVICE_PRIVATE or test_hmm the benchmark prints why and reports nothing.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -102,7 +103,7 @@ static void dev_read(char *p, size_t len, char *out)
 }
 
 /* Ours: prefetch to the device; the device's read timed apart. */
-static void ours_to_device(char *p, size_t len, char *out, struct times *t)
+static bool ours_to_device(char *p, size_t len, char *out, struct times *t)
 {
 	struct uvm_prefetch pf = {
 		.addr = (uintptr_t)p, .length = len,
@@ -117,9 +118,15 @@ static void ours_to_device(char *p, size_t len, char *out, struct times *t)
 	t0 = now();
 	dev_read(p, len, out);
 	t->read = now() - t0;
+	return true;
 }
 
-static void hmm_cmd(unsigned long cmd, char *p, size_t len, char *out,
+/*
+ * One dmirror command; false for a MIGRATE_TO_DEV that failed with ENOENT:
+ * dmirror reads every page back after migrating and fails when one did not
+ * move (a page the kernel would not migrate just then): the run is redone.
+ */
+static bool hmm_cmd(unsigned long cmd, char *p, size_t len, char *out,
 		    const char *what)
 {
 	struct hmm_dmirror_cmd c = {
@@ -127,30 +134,38 @@ static void hmm_cmd(unsigned long cmd, char *p, size_t len, char *out,
 		.npages = len / page_size,
 	};
 
-	if (ioctl(hmm_fd, cmd, &c))
+	if (ioctl(hmm_fd, cmd, &c)) {
+		if (cmd == HMM_DMIRROR_MIGRATE_TO_DEV && errno == ENOENT)
+			return false;
 		die(what);
+	}
 	if (cmd == HMM_DMIRROR_MIGRATE_TO_DEV && c.cpages != c.npages) {
 		fprintf(stderr, "%s: dmirror migrated %llu of %llu pages\n",
 			BENCH_NAME, (unsigned long long)c.cpages,
 			(unsigned long long)c.npages);
 		exit(1);
 	}
+	return true;
 }
 
 /* dmirror: migrate (with its read-back), then the read-back alone. */
-static void hmm_to_device(char *p, size_t len, char *out, struct times *t)
+static bool hmm_to_device(char *p, size_t len, char *out, struct times *t)
 {
 	double t0 = now();
 
-	hmm_cmd(HMM_DMIRROR_MIGRATE_TO_DEV, p, len, out, "HMM_DMIRROR_MIGRATE_TO_DEV");
+	if (!hmm_cmd(HMM_DMIRROR_MIGRATE_TO_DEV, p, len, out,
+		     "HMM_DMIRROR_MIGRATE_TO_DEV"))
+		return false;
 	t->to_dev = now() - t0;
 	t0 = now();
 	hmm_cmd(HMM_DMIRROR_READ, p, len, out, "HMM_DMIRROR_READ");
 	t->read = now() - t0;
 	t->to_dev = t->to_dev > t->read ? t->to_dev - t->read : t->to_dev;
+	return true;
 }
 
-typedef void (*to_dev_fn)(char *p, size_t len, char *out, struct times *t);
+/* Move to the device and read it there; false: redo the run. */
+typedef bool (*to_dev_fn)(char *p, size_t len, char *out, struct times *t);
 
 /*
  * One run: populate, move to the device and read it there, check the data,
@@ -160,12 +175,19 @@ static void one_run(to_dev_fn fn, size_t len, int seed, struct times *t)
 {
 	char *p = anon(len), *out = anon(len);
 	volatile char sink = 0;
+	int tries = 0;
 	double t0;
 	size_t i;
 
 	memset(p, seed, len);
 	memset(out, 0, len);
-	fn(p, len, out, t);
+	while (!fn(p, len, out, t)) {
+		munmap(p, len);
+		if (++tries == 5)
+			die("dmirror's MIGRATE_TO_DEV failed 5 times (ENOENT)");
+		p = anon(len);
+		memset(p, seed, len);
+	}
 	if (out[0] != (char)seed || out[len - 1] != (char)seed)
 		die("data read back from the device");
 	t0 = now();

@@ -34,7 +34,10 @@
  * gives its CPU back after 2 ms of jobs, and another task becoming
  * runnable there (single_task_running(), need_resched()) ends its waiting
  * at once. Within a job the backends' copies call cond_resched() between
- * bounded steps, so a helper never holds its CPU for long either.
+ * bounded steps, so a helper never holds its CPU for long either. For the
+ * same reason a caller that has run out of pieces spins up to 100 us for
+ * its helpers to finish before it sleeps (need_resched() ends that too):
+ * a sleeping caller costs the wake-up of an idle CPU when they do.
  *
  * The pieces of a job are disjoint and unordered; the completion the
  * caller waits on orders the helpers' stores before its return. A failed
@@ -72,6 +75,8 @@ MODULE_PARM_DESC(copy_helpers,
 #define UVM_CE_LINGER_NS	(200 * NSEC_PER_USEC)
 /* A helper's work item returns after this much time, between jobs. */
 #define UVM_CE_BUDGET_NS	(2 * NSEC_PER_MSEC)
+/* How long a caller done with its pieces spins for its helpers' end. */
+#define UVM_CE_SPIN_NS		(100 * NSEC_PER_USEC)
 
 /**
  * struct uvm_ce_slot - the helper of one CPU.
@@ -180,6 +185,22 @@ static bool ce_post(int cpu, struct uvm_ce_job *job)
 	return true;
 }
 
+/*
+ * Wait for the helpers that took pieces of @job: spin a while first, as
+ * long as nothing else wants this CPU, since a sleeping caller is woken by
+ * an IPI to an idle CPU (tens to hundreds of microseconds under
+ * emulators, and a C-state exit on hardware) when the last piece ends.
+ */
+static void ce_wait(struct uvm_ce_job *job)
+{
+	u64 until = local_clock() + UVM_CE_SPIN_NS;
+
+	while (!completion_done(&job->done) && local_clock() < until &&
+	       !need_resched())
+		cpu_relax();
+	wait_for_completion(&job->done);
+}
+
 /* Take @job back from @cpu's helper if it has not started it. */
 static void ce_take_back(int cpu, struct uvm_ce_job *job)
 {
@@ -239,7 +260,7 @@ int uvm_ce_finish(struct uvm_ce_job *job)
 		ce_take_back(job->cpus[i], job);
 	uvm_svc_enter(job->clk, UVM_SVC_WAIT);
 	if (!atomic_dec_and_test(&job->refs))
-		wait_for_completion(&job->done);
+		ce_wait(job);
 	uvm_svc_enter(job->clk, was);
 	return atomic_read(&job->err);
 }
