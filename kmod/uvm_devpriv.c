@@ -458,11 +458,11 @@ struct dp_fault {
 	bool left[DP_FAULT_PIECES];
 };
 
-static void dp_fault_do(struct dp_fault *f, unsigned int i)
+/* Piece @i; host pages on @nid (NUMA_NO_NODE: by the task's policy). */
+static void dp_fault_do(struct dp_fault *f, unsigned int i, int nid)
 {
 	f->ret[i] = dp_home(f->udev, f->vma, f->start[i], f->end[i],
-			    i ? NULL : f->fault_page, f->fault_addr,
-			    current == f->caller ? NUMA_NO_NODE : f->nid);
+			    i ? NULL : f->fault_page, f->fault_addr, nid);
 }
 
 /*
@@ -478,14 +478,14 @@ static int dp_fault_piece(void *arg, unsigned int i)
 	struct mm_struct *mm = f->vma->vm_mm;
 
 	if (current == f->caller) {
-		dp_fault_do(f, i);
+		dp_fault_do(f, i, NUMA_NO_NODE);
 		return 0;
 	}
 	if (!mmap_read_trylock(mm)) {
 		f->left[i] = true;
 		return 0;
 	}
-	dp_fault_do(f, i);
+	dp_fault_do(f, i, f->nid);
 	mmap_read_unlock(mm);
 	return 0;
 }
@@ -554,7 +554,7 @@ static vm_fault_t dp_migrate_to_ram(struct vm_fault *vmf)
 		memset(f.left, true, sizeof(f.left));
 	for (i = 0; i < n; i++)
 		if (f.left[i])
-			dp_fault_do(&f, i);
+			dp_fault_do(&f, i, NUMA_NO_NODE);
 	if (f.ret[0] == -ENOMEM)
 		return VM_FAULT_OOM;
 	return f.ret[0] ? VM_FAULT_SIGBUS : 0;
