@@ -1053,7 +1053,7 @@ int uvm_block_to_dev_locked(struct uvm_va_block *block,
  * @cause: UVM_CAUSE_*, for the uvm_migrate tracepoint.
  *
  * Pages with a host copy keep it where it is (node moves are
- * uvm_block_migrate_host_locked()); pages only on devices are copied home
+ * uvm_block_to_node_begin_locked()); pages only on devices are copied home
  * in one batch per device; unpopulated pages are populated zeroed.
  *
  * Return: 0 or -ENOMEM / -ENODEV.

@@ -234,9 +234,6 @@ int uvm_block_populate_locked(struct uvm_va_block *block, unsigned int first,
 			      unsigned int last, int nid, bool thisnode);
 int uvm_block_populate_mask_locked(struct uvm_va_block *block,
 				   const unsigned long *mask, int nid);
-int uvm_block_migrate_host_locked(struct uvm_va_block *block,
-				  unsigned int first, unsigned int last,
-				  int nid, const unsigned long *dup);
 void uvm_block_zap_cpu_locked(struct uvm_va_block *block, unsigned int first,
 			      unsigned int last);
 void uvm_block_zap_mask_locked(struct uvm_va_block *block,
@@ -357,6 +354,45 @@ struct uvm_to_dev {
 	const struct uvm_move_ctx *why;
 	bool busy;
 };
+
+/**
+ * struct uvm_to_node - a move of a block's host pages to another node, begun
+ * (uvm_block_to_node_begin_locked()) and not yet ended: its copy may still
+ * run on the copy engine's helpers.
+ * @block: the block, locked from begin to end.
+ * @first: first page of the range.
+ * @last: last page of the range (inclusive).
+ * @nid: the destination node.
+ * @lo: first page of @move.
+ * @hi: last page of @move.
+ * @piece_pages: pages of the range [@lo, @hi] in one copy-engine piece.
+ * @move: host pages being copied to @nid.
+ * @kept: pages of @move that stayed, someone holding their host page
+ *	  (set by whichever CPU copies the piece).
+ * @new: the new page of each page of @move.
+ * @job: the copy's copy-engine job.
+ * @t0: when the copy started.
+ * @busy: a copy was started.
+ */
+struct uvm_to_node {
+	struct uvm_va_block *block;
+	unsigned int first, last;
+	int nid;
+	unsigned int lo, hi, piece_pages;
+	DECLARE_BITMAP(move, UVM_BLOCK_PAGES);
+	DECLARE_BITMAP(kept, UVM_BLOCK_PAGES);
+	struct page *new[UVM_BLOCK_PAGES];
+	struct uvm_ce_job job;
+	u64 t0;
+	bool busy;
+};
+
+/* uvm_block_host.c: node-to-node moves of a block's host pages. */
+int uvm_block_to_node_begin_locked(struct uvm_to_node *op,
+				   struct uvm_va_block *block,
+				   unsigned int first, unsigned int last,
+				   int nid, const unsigned long *dup);
+int uvm_block_to_node_end_locked(struct uvm_to_node *op);
 
 /* uvm_dev_dma.c: DMA addresses of remotely mapped host pages. */
 int uvm_bd_dma_map(struct uvm_block_dev *bd, const unsigned long *mask);

@@ -5,8 +5,8 @@
  * UVM_IOCTL_PREFETCH moves [addr, addr + length) to a location: pages with
  * no backing are populated there (zeroed), populated pages migrate there:
  * host node to host node (allocate on the target with __GFP_THISNODE, zap
- * the CPU PTEs, copy, free the old page - a run of pages per pass), host or
- * another device to a device (one batched copy per block into the block's
+ * the CPU PTEs, copy on the copy engine, free the old pages: uvm_block_host.c),
+ * host or another device to a device (one batched copy per block into the block's
  * chunk, evicting other data when the device is full), device to host.
  * Read-mostly pages get a copy at the destination and keep their others.
  * The requested location is recorded as every page's last prefetch
@@ -85,125 +85,30 @@ static int prefetch_map_dev_locked(struct uvm_va_block *block,
 static const struct uvm_move_ctx user_move = { .cause = UVM_CAUSE_USER };
 
 /**
- * struct prefetch_dev_op - one block of a prefetch to a device, begun (its
- * block locked, its copy started) and not yet ended.
- * @move: the move.
+ * struct prefetch_op - one block of a prefetch, begun (its block locked,
+ * its copy started) and not yet ended.
+ * @dev: the move, to a device;
+ * @node: or to a host node (a plain host target moves at once).
+ * @dst: the destination.
+ * @udev: the destination device, or NULL.
+ * @block: the block.
+ * @first: first page of the block's part of the range.
+ * @last: its last page (inclusive).
  * @mask: its pages.
  * @dup: those of them that are read-mostly (duplicated, not moved).
  */
-struct prefetch_dev_op {
-	struct uvm_to_dev move;
+struct prefetch_op {
+	union {
+		struct uvm_to_dev dev;
+		struct uvm_to_node node;
+	};
+	const struct uvm_loc *dst;
+	struct uvm_device *udev;
+	struct uvm_va_block *block;
+	unsigned int first, last;
 	DECLARE_BITMAP(mask, UVM_BLOCK_PAGES);
 	DECLARE_BITMAP(dup, UVM_BLOCK_PAGES);
 };
-
-/* Wait for @op's copy, map its pages on the device, unlock its block. */
-static int prefetch_dev_end(struct prefetch_dev_op *op)
-{
-	struct uvm_va_block *block = op->move.block;
-	int ret;
-
-	ret = uvm_block_to_dev_end_locked(&op->move);
-	/* Pages get_user_pages() holds stayed home: not mapped there. */
-	bitmap_andnot(op->mask, op->mask, op->move.held, UVM_BLOCK_PAGES);
-	if (!ret)
-		ret = prefetch_map_dev_locked(block, op->move.udev, op->mask,
-					      op->dup);
-	mutex_unlock(&block->lock);
-	return ret;
-}
-
-/*
- * Lock the block of [@addr, @next) and begin moving it to @udev, as @op.
- * *@prev, if not NULL, is the previous block's move, its copy perhaps still
- * running: this block is only trylocked then (block locks never nest but
- * by trylock), and if that fails or the device needs the room, *@prev is
- * ended first (and set to NULL).
- */
-static int prefetch_dev_begin(struct uvm_managed *mgd, unsigned long addr,
-			      unsigned long next, struct uvm_device *udev,
-			      struct prefetch_dev_op *op,
-			      struct prefetch_dev_op **prev)
-{
-	unsigned int first = uvm_block_index(addr);
-	struct uvm_va_block *block;
-	int ret;
-
-	block = uvm_block_get(mgd, addr);
-	if (!block)
-		return -ENOMEM;
-	read_mostly_mask(mgd, addr, next, op->dup);
-	bitmap_zero(op->mask, UVM_BLOCK_PAGES);
-	bitmap_set(op->mask, first, uvm_block_index(next - 1) - first + 1);
-
-	if (*prev && !mutex_trylock(&block->lock)) {
-		ret = prefetch_dev_end(*prev);
-		*prev = NULL;
-		if (ret)
-			return ret;
-	}
-	if (!*prev)
-		mutex_lock(&block->lock);
-	ret = uvm_block_to_dev_begin_locked(&op->move, block, udev, op->mask,
-					    op->dup, &user_move);
-	if (ret == -ENOSPC && *prev) {
-		/* The previous block holds device memory eviction may need. */
-		ret = prefetch_dev_end(*prev);
-		*prev = NULL;
-		if (!ret)
-			ret = uvm_block_to_dev_begin_locked(&op->move, block,
-							    udev, op->mask,
-							    op->dup,
-							    &user_move);
-	}
-	if (ret)
-		mutex_unlock(&block->lock);
-	return ret;
-}
-
-/*
- * Prefetch [@start, @end) to @udev, a block at a time, in a pipeline of
- * two: while the copy engine's helpers copy one block, this thread locks
- * the next, zaps its CPU PTEs and starts its copy, then ends the first
- * (its bookkeeping and device mappings overlap the next copy). Under TCG
- * with two CPUs: 3.5 to 4.3 GB/s host to device (6.1).
- */
-static int prefetch_dev_range(struct uvm_managed *mgd, unsigned long start,
-			      unsigned long end, struct uvm_device *udev)
-{
-	struct prefetch_dev_op *ops, *op, *prev = NULL;
-	unsigned long addr, next;
-	unsigned int n = 0;
-	int ret = 0, err;
-	bool begun;
-
-	ops = kmalloc_array(2, sizeof(*ops), GFP_KERNEL);
-	if (!ops)
-		return -ENOMEM;
-	for (addr = start; addr < end; addr = next) {
-		next = min(end, (addr | (UVM_BLOCK_SIZE - 1)) + 1);
-		op = &ops[n++ & 1];
-		if (fatal_signal_pending(current))
-			ret = -EINTR;
-		else
-			ret = prefetch_dev_begin(mgd, addr, next, udev, op,
-						 &prev);
-		begun = !ret;
-		if (prev) {
-			err = prefetch_dev_end(prev);
-			ret = ret ?: err;
-		}
-		prev = begun ? op : NULL;
-		if (ret)
-			break;
-	}
-	if (prev) {
-		err = prefetch_dev_end(prev);
-		ret = ret ?: err;
-	}
-	kfree(ops);
-	return ret;
-}
 
 /*
  * Map the block's pages [@first, @last] in the CPU page table, as CUDA
@@ -231,58 +136,159 @@ static void prefetch_map_cpu_locked(struct uvm_va_block *block,
 	}
 }
 
-static int prefetch_block(struct uvm_managed *mgd, unsigned long addr,
-			  unsigned long next, const struct uvm_loc *dst)
+/* Begin @op's move; its block is locked. */
+static int prefetch_begin_locked(struct prefetch_op *op)
 {
-	unsigned int first = uvm_block_index(addr);
-	unsigned int last = uvm_block_index(next - 1);
-	DECLARE_BITMAP(mask, UVM_BLOCK_PAGES);
-	DECLARE_BITMAP(dup, UVM_BLOCK_PAGES);
-	struct uvm_va_block *block;
+	switch (op->dst->type) {
+	case UVM_LOC_DEVICE:
+		return uvm_block_to_dev_begin_locked(&op->dev, op->block,
+						     op->udev, op->mask,
+						     op->dup, &user_move);
+	case UVM_LOC_HOST_NUMA:
+		return uvm_block_to_node_begin_locked(&op->node, op->block,
+						      op->first, op->last,
+						      op->dst->id, op->dup);
+	default:
+		return uvm_block_to_host_locked(op->block, numa_node_id(),
+						op->mask, op->dup,
+						UVM_CAUSE_USER);
+	}
+}
+
+/*
+ * Wait for @op's copy, map its pages at the destination (on the device, or
+ * in the CPU page table), unlock its block.
+ */
+static int prefetch_end(struct prefetch_op *op)
+{
+	struct uvm_va_block *block = op->block;
+	int ret = 0;
+
+	switch (op->dst->type) {
+	case UVM_LOC_DEVICE:
+		ret = uvm_block_to_dev_end_locked(&op->dev);
+		/* Pages get_user_pages() holds stayed home: not mapped there. */
+		bitmap_andnot(op->mask, op->mask, op->dev.held,
+			      UVM_BLOCK_PAGES);
+		if (!ret)
+			ret = prefetch_map_dev_locked(block, op->udev, op->mask,
+						      op->dup);
+		break;
+	case UVM_LOC_HOST_NUMA:
+		ret = uvm_block_to_node_end_locked(&op->node);
+		fallthrough;
+	default:
+		if (!ret)
+			prefetch_map_cpu_locked(block, op->first, op->last);
+	}
+	mutex_unlock(&block->lock);
+	return ret;
+}
+
+/*
+ * Lock the block of [@addr, @next) and begin moving it, as @op.
+ * *@prev, if not NULL, is the previous block's move, its copy perhaps still
+ * running: this block is only trylocked then (block locks never nest but
+ * by trylock), and if that fails or the destination needs the room (a
+ * device's memory, a node's pages: the previous move frees some when it
+ * ends), *@prev is ended first (and set to NULL).
+ */
+static int prefetch_begin(struct uvm_managed *mgd, unsigned long addr,
+			  unsigned long next, struct prefetch_op *op,
+			  struct prefetch_op **prev)
+{
 	int ret;
 
-	block = uvm_block_get(mgd, addr);
-	if (!block)
+	op->block = uvm_block_get(mgd, addr);
+	if (!op->block)
 		return -ENOMEM;
-	read_mostly_mask(mgd, addr, next, dup);
-	bitmap_zero(mask, UVM_BLOCK_PAGES);
-	bitmap_set(mask, first, last - first + 1);
+	op->first = uvm_block_index(addr);
+	op->last = uvm_block_index(next - 1);
+	read_mostly_mask(mgd, addr, next, op->dup);
+	bitmap_zero(op->mask, UVM_BLOCK_PAGES);
+	bitmap_set(op->mask, op->first, op->last - op->first + 1);
 
-	mutex_lock(&block->lock);
-	if (dst->type == UVM_LOC_HOST_NUMA)
-		ret = uvm_block_migrate_host_locked(block, first, last, dst->id,
-						    dup);
-	else
-		ret = uvm_block_to_host_locked(block, numa_node_id(), mask, dup,
-					       UVM_CAUSE_USER);
-	if (!ret)
-		prefetch_map_cpu_locked(block, first, last);
-	mutex_unlock(&block->lock);
+	if (*prev && !mutex_trylock(&op->block->lock)) {
+		ret = prefetch_end(*prev);
+		*prev = NULL;
+		if (ret)
+			return ret;
+	}
+	if (!*prev)
+		mutex_lock(&op->block->lock);
+	ret = prefetch_begin_locked(op);
+	if ((ret == -ENOSPC || ret == -ENOMEM) && *prev) {
+		ret = prefetch_end(*prev);
+		*prev = NULL;
+		if (!ret)
+			ret = prefetch_begin_locked(op);
+	}
+	if (ret)
+		mutex_unlock(&op->block->lock);
+	return ret;
+}
+
+/*
+ * Prefetch [@start, @end) to @dst (@udev: the device, or NULL), a block at
+ * a time, in a pipeline of two: while the copy engine's helpers copy one
+ * block, this thread locks the next, zaps its CPU PTEs and starts its
+ * copy, then ends the first (its bookkeeping and its mappings, on the
+ * device or in the CPU page table, overlap the next copy). Under TCG with
+ * two CPUs: 3.5 to 4.3 GB/s host to device (6.1).
+ */
+static int prefetch_blocks(struct uvm_managed *mgd, unsigned long start,
+			   unsigned long end, const struct uvm_loc *dst,
+			   struct uvm_device *udev)
+{
+	struct prefetch_op *ops, *op, *prev = NULL;
+	unsigned long addr, next;
+	unsigned int n = 0;
+	int ret = 0, err;
+	bool begun;
+
+	ops = kmalloc_array(2, sizeof(*ops), GFP_KERNEL);
+	if (!ops)
+		return -ENOMEM;
+	for (addr = start; addr < end; addr = next) {
+		next = min(end, (addr | (UVM_BLOCK_SIZE - 1)) + 1);
+		op = &ops[n++ & 1];
+		op->dst = dst;
+		op->udev = udev;
+		if (fatal_signal_pending(current))
+			ret = -EINTR;
+		else
+			ret = prefetch_begin(mgd, addr, next, op, &prev);
+		begun = !ret;
+		if (prev) {
+			err = prefetch_end(prev);
+			ret = ret ?: err;
+		}
+		prev = begun ? op : NULL;
+		if (ret)
+			break;
+	}
+	if (prev) {
+		err = prefetch_end(prev);
+		ret = ret ?: err;
+	}
+	kfree(ops);
 	return ret;
 }
 
 static int prefetch_range(struct uvm_managed *mgd, unsigned long start,
 			  unsigned long end, const struct uvm_loc *dst)
 {
-	struct uvm_device *udev;
-	unsigned long addr, next;
-	int ret = 0;
+	struct uvm_device *udev = NULL;
+	int ret;
 
 	if (dst->type == UVM_LOC_DEVICE) {
 		udev = uvm_device_get(dst->id);
 		if (!udev)
 			return -ENODEV;
-		ret = prefetch_dev_range(mgd, start, end, udev);
+	}
+	ret = prefetch_blocks(mgd, start, end, dst, udev);
+	if (udev)
 		uvm_device_put(udev);
-		return ret;
-	}
-	for (addr = start; !ret && addr < end; addr = next) {
-		next = min(end, (addr | (UVM_BLOCK_SIZE - 1)) + 1);
-		if (fatal_signal_pending(current))
-			ret = -EINTR;
-		else
-			ret = prefetch_block(mgd, addr, next, dst);
-	}
 	return ret;
 }
 
