@@ -30,6 +30,7 @@
 #include "uvm_ce.h"
 #include "uvm_event_records.h"
 #include "uvm_managed.h"
+#include "uvm_test.h"
 #include "uvm_trace.h"
 
 /* Copy piece @piece of @arg's move: its pages but those someone holds. */
@@ -189,6 +190,7 @@ static unsigned int to_node_swap(struct uvm_to_node *op, unsigned int *nr)
 	struct page *spare;
 
 	uvm_ce_finish(&op->job);	/* the pieces cannot fail */
+	uvm_test_move_delay();
 	for_each_set_bit(i, op->move, UVM_BLOCK_PAGES) {
 		spare = op->new[i];
 		if (!test_bit(i, op->kept)) {

@@ -426,8 +426,9 @@ struct mover {
 
 /*
  * At each round the MEMCPY thread starts, prefetch the range to the
- * device a random while (0..511 us) later: somewhere inside the MEMCPY;
- * the move then lasts test_move_delay_us past its copy.
+ * device (or, with no device, to node 0 and node 1 in turn) a random
+ * while (0..511 us) later: somewhere inside the MEMCPY; the move then
+ * lasts test_move_delay_us past its copy.
  */
 static void *to_device(void *a)
 {
@@ -442,7 +443,10 @@ static void *to_device(void *a)
 		}
 		seen = m->go;
 		usleep(rand_r(&seed) % 512);
-		if (uvm_prefetch(m->fd, m->p, m->len, UVM_LOC_DEVICE, m->dev))
+		if (m->dev >= 0 ?
+		    uvm_prefetch(m->fd, m->p, m->len, UVM_LOC_DEVICE, m->dev) :
+		    uvm_prefetch(m->fd, m->p, m->len, UVM_LOC_HOST_NUMA,
+				 m->moves & 1))
 			break;
 		m->moves++;
 	}
@@ -460,24 +464,29 @@ static void *to_device(void *a)
  * module's test_move_delay_us (2 ms) keeps each move open past the
  * MEMCPY's end, so a move begun inside one hits the window every time.
  */
-TEST_F_TIMEOUT(hostile, memcpy_racing_moves_to_a_device_loses_nothing, 300)
+/*
+ * MEMCPYs into @dst while another thread moves it (struct mover: to
+ * device @dev, or between the nodes if @dev < 0), the move kept open
+ * past its copy by test_move_delay_us. Return: the rounds whose data was
+ * lost.
+ */
+static int memcpy_racing_moves(struct __test_metadata *_metadata, int fd,
+			       char *dst, int dev)
 {
 	static const char knob[] = "/sys/module/uvm/parameters/test_move_delay_us";
-	struct mover m = { .fd = self->fd, .len = 2 * MIB };
-	char *dst = self->p, *src[2] = { self->p + 2 * MIB, NULL };
+	struct mover m = { .fd = fd, .len = 2 * MIB, .dev = dev, .p = dst };
+	char *src[2];
 	int round, lost = 0, k;
 	time_t end;
 	size_t off;
 	pthread_t t;
 
-	m.dev = uvm_find_device(self->fd, 0, 0);
-	if (m.dev < 0)
-		SKIP(return, "needs a device");
-	src[1] = uvm_map(self->fd, 2 * MIB);
+	src[0] = uvm_map(fd, 2 * MIB);
+	src[1] = uvm_map(fd, 2 * MIB);
+	ASSERT_NE(NULL, src[0]);
 	ASSERT_NE(NULL, src[1]);
 	uvm_fill(src[0], 2 * MIB, 7);
 	uvm_fill(src[1], 2 * MIB, 8);
-	m.p = dst;
 	/* The knob refuses what is out of range, and changes nothing. */
 	EXPECT_EQ(-EINVAL, uvm_write_str(knob, "100001"));
 	EXPECT_EQ(-EINVAL, uvm_write_str(knob, "-1"));
@@ -491,7 +500,7 @@ TEST_F_TIMEOUT(hostile, memcpy_racing_moves_to_a_device_loses_nothing, 300)
 		for (off = 0; off < 2 * MIB; off += PAGE)
 			dst[off] = 0;
 		m.go = round;
-		ASSERT_EQ(0, mcpy(self->fd, dst, src[k], 2 * MIB));
+		ASSERT_EQ(0, mcpy(fd, dst, src[k], 2 * MIB));
 		for (off = 0; off < 2 * MIB; off += PAGE)
 			if (memcmp(dst + off, src[k] + off, 64)) {
 				lost++;
@@ -501,11 +510,31 @@ TEST_F_TIMEOUT(hostile, memcpy_racing_moves_to_a_device_loses_nothing, 300)
 	m.stop = 1;
 	pthread_join(t, NULL);
 	uvm_write_long(knob, 0);
-	TH_LOG("%d rounds, %d moves to the device, %d with lost data",
-	       round, m.moves, lost);
-	EXPECT_EQ(0, lost);
+	TH_LOG("%d rounds, %d moves, %d with lost data", round, m.moves, lost);
 	EXPECT_LT(0, m.moves);
+	munmap(src[0], 2 * MIB);
 	munmap(src[1], 2 * MIB);
+	return lost;
+}
+
+TEST_F_TIMEOUT(hostile, memcpy_racing_moves_to_a_device_loses_nothing, 300)
+{
+	int dev = uvm_find_device(self->fd, 0, 0);
+
+	if (dev < 0)
+		SKIP(return, "needs a device");
+	EXPECT_EQ(0, memcpy_racing_moves(_metadata, self->fd, self->p, dev));
+}
+
+/*
+ * The same race with node-to-node prefetches: their copies run on the
+ * copy engine's helpers, each page tested for a holder right before it is
+ * copied, on whichever CPU copies it; a page held then stays, one not held
+ * then cannot be pinned again before the move ends.
+ */
+TEST_F_TIMEOUT(hostile, memcpy_racing_moves_between_nodes_loses_nothing, 300)
+{
+	EXPECT_EQ(0, memcpy_racing_moves(_metadata, self->fd, self->p, -1));
 }
 
 /* --- registrations ------------------------------------------------ */
