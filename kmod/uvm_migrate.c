@@ -27,6 +27,7 @@
  */
 #include <linux/mm.h>
 #include <linux/sched/signal.h>
+#include <linux/slab.h>
 #include <linux/timekeeping.h>
 #include <linux/topology.h>
 
@@ -246,7 +247,8 @@ static int prefetch_blocks(struct uvm_managed *mgd, unsigned long start,
 	int ret = 0, err;
 	bool begun;
 
-	ops = kmalloc_array(2, sizeof(*ops), GFP_KERNEL);
+	/* 9 KiB (a node move keeps a page pointer per page): no order-2 need. */
+	ops = kvmalloc_array(2, sizeof(*ops), GFP_KERNEL);
 	if (!ops)
 		return -ENOMEM;
 	for (addr = start; addr < end; addr = next) {
@@ -271,7 +273,7 @@ static int prefetch_blocks(struct uvm_managed *mgd, unsigned long start,
 		err = prefetch_end(prev);
 		ret = ret ?: err;
 	}
-	kfree(ops);
+	kvfree(ops);
 	return ret;
 }
 
