@@ -4,11 +4,11 @@
  *
  * For each operation a child opens its own VA space, sets the operation
  * up on a range as large as the VM allows (2 GiB of RAM, devices of 256M
- * and 512M), runs it once to time it, then runs it again and tells the
- * parent it started. The parent waits a quarter of the timed run (at least
- * 20 ms, at most 200 ms), checks the child is still inside the ioctl (it
- * has not reported the end; progress counters moved where there are
- * some), sends SIGKILL and requires the child to be reaped within
+ * and 512M), runs it twice to time it, then runs it again and tells the
+ * parent it started. The parent waits a quarter of the faster timed run
+ * (at least 20 ms, at most 200 ms), checks the child is still inside the
+ * ioctl (it has not reported the end; progress counters moved where there
+ * are some), sends SIGKILL and requires the child to be reaped within
  * REAP_MS. A child that is not is shown (/proc/PID/stack, wchan) and the
  * test fails. Afterwards the device memory the child held is free again
  * and the parent's own managed data (half on a device the child
@@ -156,8 +156,8 @@ static void child_main(const struct kchild *k, int w)
 {
 	struct uvm_access *acc = calloc(UVM_ACCESS_MAX, sizeof(*acc));
 	char *p = NULL, *host = NULL, *buf = malloc(ACC_STEP);
-	int fd = uvm_open(), ret;
-	int64_t t0;
+	int fd = uvm_open(), ret, i;
+	int64_t t0, ns, best = 0;
 
 	if (fd < 0 || !acc || !buf)
 		_exit(2);
@@ -191,11 +191,22 @@ static void child_main(const struct kchild *k, int w)
 	if (k->op == OP_ALLOC && (kop_run(fd, k, p, host, buf, acc, false) ||
 				  kop_reset(fd, k, p)))
 		_exit(2);
-	t0 = now_ns();
-	ret = kop_run(fd, k, p, host, buf, acc, false);
-	say(w, 'R', ret, now_ns() - t0);
-	if (ret || kop_reset(fd, k, p))
-		_exit(2);
+	/*
+	 * The faster of two timed runs: under TCG one run of the same work
+	 * took 1.6 s and the next under 0.2 s (6.12, a MEMCPY from the
+	 * device), and the killed run must still be running at a quarter.
+	 */
+	for (i = 0; i < 2; i++) {
+		t0 = now_ns();
+		ret = kop_run(fd, k, p, host, buf, acc, false);
+		ns = now_ns() - t0;
+		best = i && best < ns ? best : ns;
+		if (ret || kop_reset(fd, k, p)) {
+			say(w, 'R', ret ?: -EIO, 0);
+			_exit(2);
+		}
+	}
+	say(w, 'R', 0, best);
 	say(w, 'S', 0, 0);
 	ret = kop_run(fd, k, p, host, buf, acc, true);
 	say(w, 'E', ret, 0);
