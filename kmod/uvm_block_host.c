@@ -122,8 +122,8 @@ static void to_node_start(struct uvm_to_node *op)
  * device copies: read duplication). Between begin and end the caller may
  * work on other blocks (trylocked); the copy runs meanwhile.
  *
- * Return: 0 (end it), or -ENOMEM / -ENODEV / -EINTR: nothing to end, no
- * host page moved.
+ * Return: 0 (end it), or -ENOMEM / -ENODEV: nothing to end, no host page
+ * moved between nodes (device-only pages may have come home).
  */
 int uvm_block_to_node_begin_locked(struct uvm_to_node *op,
 				   struct uvm_va_block *block,

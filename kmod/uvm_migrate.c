@@ -5,9 +5,10 @@
  * UVM_IOCTL_PREFETCH moves [addr, addr + length) to a location: pages with
  * no backing are populated there (zeroed), populated pages migrate there:
  * host node to host node (allocate on the target with __GFP_THISNODE, zap
- * the CPU PTEs, copy on the copy engine, free the old pages: uvm_block_host.c),
- * host or another device to a device (one batched copy per block into the block's
- * chunk, evicting other data when the device is full), device to host.
+ * the CPU PTEs, copy on the copy engine, free the old pages:
+ * uvm_block_host.c), host or another device to a device (one batched copy
+ * per block into the block's chunk, evicting other data when the device is
+ * full), device to host.
  * Read-mostly pages get a copy at the destination and keep their others.
  * The requested location is recorded as every page's last prefetch
  * location before any data moves, as CUDA reports the request, not its
