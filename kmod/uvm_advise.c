@@ -280,7 +280,8 @@ int uvm_residency_ioctl(struct uvm_managed *mgd, struct uvm_residency *args)
 	up_read(&mgd->lock);
 	if (ret)
 		return ret;
-	buf = kvmalloc_array(UVM_BLOCK_PAGES, sizeof(*buf), GFP_KERNEL);
+	buf = kvmalloc_array(UVM_BLOCK_PAGES, sizeof(*buf),
+			     GFP_KERNEL | __GFP_NOWARN);
 	if (!buf)
 		return -ENOMEM;
 

@@ -238,7 +238,8 @@ static int uvm_alloc_build_extents(struct uvm_alloc *alloc)
 
 	list_for_each_entry(block, &mem->blocks, link)
 		n++;
-	alloc->ext = kvcalloc(n, sizeof(*alloc->ext), GFP_KERNEL_ACCOUNT);
+	alloc->ext = kvcalloc(n, sizeof(*alloc->ext),
+			      GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
 	if (!alloc->ext)
 		return -ENOMEM;
 	list_for_each_entry(block, &mem->blocks, link) {

@@ -77,7 +77,7 @@ int uvm_bd_dma_map(struct uvm_block_dev *bd, const unsigned long *mask)
 		return 0;
 	if (!bd->dma) {
 		bd->dma = kvmalloc_array(UVM_BLOCK_PAGES, sizeof(*bd->dma),
-					 GFP_KERNEL_ACCOUNT);
+					 GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
 		if (!bd->dma)
 			return -ENOMEM;
 	}

@@ -574,7 +574,8 @@ static void dp_evict_chunk(struct uvm_devpriv *dp, struct dp_chunk *c)
 {
 	unsigned long *src, *dst;
 
-	src = kvcalloc(2 * DP_CHUNK_PAGES, sizeof(*src), GFP_KERNEL);
+	src = kvcalloc(2 * DP_CHUNK_PAGES, sizeof(*src),
+		       GFP_KERNEL | __GFP_NOWARN);
 	if (!src)
 		return;
 	dst = src + DP_CHUNK_PAGES;

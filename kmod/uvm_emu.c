@@ -302,7 +302,8 @@ static int uvm_emu_alloc_memory(struct uvm_emu_device *emu, u64 size)
 	unsigned int i, n;
 
 	n = DIV_ROUND_UP(size, UVM_EMU_CHUNK_SIZE);
-	emu->chunks = kvcalloc(n, sizeof(*emu->chunks), GFP_KERNEL);
+	emu->chunks = kvcalloc(n, sizeof(*emu->chunks),
+			       GFP_KERNEL | __GFP_NOWARN);
 	if (!emu->chunks)
 		return -ENOMEM;
 	emu->nr_chunks = n;

@@ -333,7 +333,7 @@ static struct uvm_event_stream *stream_new(const struct uvm_events_open *args)
 	if (!s)
 		return NULL;
 	s->ring = kvcalloc(args->ring_records, sizeof(*s->ring),
-			   GFP_KERNEL_ACCOUNT);
+			   GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
 	if (!s->ring) {
 		kfree(s);
 		return NULL;

@@ -249,7 +249,7 @@ static int prefetch_blocks(struct uvm_managed *mgd, unsigned long start,
 	bool begun;
 
 	/* 9 KiB (a node move keeps a page pointer per page): no order-2 need. */
-	ops = kvmalloc_array(2, sizeof(*ops), GFP_KERNEL);
+	ops = kvmalloc_array(2, sizeof(*ops), GFP_KERNEL | __GFP_NOWARN);
 	if (!ops)
 		return -ENOMEM;
 	for (addr = start; addr < end; addr = next) {

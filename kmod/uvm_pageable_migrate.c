@@ -246,7 +246,7 @@ long uvm_pageable_migrate(struct uvm_managed *mgd, struct uvm_device *udev,
 
 	if (!udev->devpriv)
 		return 0;
-	b = kvzalloc(sizeof(*b), GFP_KERNEL_ACCOUNT);
+	b = kvzalloc(sizeof(*b), GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
 	if (!b)
 		return -ENOMEM;
 	b->udev = udev;

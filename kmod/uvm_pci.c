@@ -560,7 +560,7 @@ static bool uvm_pci_calibrate(struct uvm_pci_device *upci)
 	if (!bar_have_movntdqa())
 		return false;
 	seg.size = min_t(u64, UVM_PCI_CAL_BYTES, upci->udev.mem_size);
-	seg.host = kvmalloc(seg.size, GFP_KERNEL);
+	seg.host = kvmalloc(seg.size, GFP_KERNEL | __GFP_NOWARN);
 	if (!seg.host)
 		return true;
 	for (run = 0; run < UVM_PCI_CAL_RUNS; run++) {

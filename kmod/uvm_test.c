@@ -220,7 +220,7 @@ static int uvm_test_devmem_rw(struct uvm_va_space *va_space,
 		goto out_put;
 	ret = -ENOMEM;
 	bounce = kvmalloc(min_t(u64, args->size, UVM_TEST_BOUNCE_SIZE),
-			  GFP_KERNEL);
+			  GFP_KERNEL | __GFP_NOWARN);
 	if (!bounce)
 		goto out_put;
 	ret = uvm_test_devmem_do_rw(alloc, args, bounce);
