@@ -6,7 +6,7 @@
  * read pass and then two write passes (one store per 4 KiB page) of 16 MiB
  * of managed memory; a control range without a prefetch shows that the
  * count sees the driver's faults. docs/reliability.md ("Open") has the
- * answer of driver 580 (H200): mapped and writable, no fault at all.
+ * answer of driver 580 (H200 and H100): mapped and writable, no fault.
  *
  *   nvcc -O2 -arch=sm_90 -o prefetch_prot prefetch_prot.cu && ./prefetch_prot
  */
@@ -29,57 +29,64 @@ __global__ void touch(char *p, size_t n)
 		p[i] = 1;
 }
 
+/* Minor faults of a read pass, then of two write passes, over [p, p+len). */
+static void passes(char *p, size_t len, long faults[3])
+{
+	volatile long s = 0;
+	long f = minflt(), g;
+
+	for (int pass = 0; pass < 3; pass++) {
+		for (size_t i = 0; i < len; i += 4096) {
+			if (pass)
+				p[i] = (char)pass;
+			else
+				s += p[i];
+		}
+		g = minflt();
+		faults[pass] = g - f;
+		f = g;
+	}
+}
+
+/*
+ * Data written by the CPU and prefetched to the device (or written by a
+ * GPU kernel, @gpu_first), then prefetched to the host.
+ */
 static void run(const char *what, size_t len, int gpu_first)
 {
+	cudaMemLocation host = {}, dev = {};
+	cudaError_t e;
+	long f[3];
 	char *p;
+
+	host.type = cudaMemLocationTypeHost;
+	dev.type = cudaMemLocationTypeDevice;
 	cudaMallocManaged(&p, len);
 	if (gpu_first) {
 		touch<<<(len / 4096 + 255) / 256, 256>>>(p, len);
-		cudaDeviceSynchronize();
 	} else {
 		memset(p, 1, len);
+		cudaMemPrefetchAsync(p, len, dev, 0, 0);
 	}
-	cudaMemLocation loc = {};
-	loc.type = cudaMemLocationTypeHost;
-	if (!gpu_first) {
-		cudaMemLocation d = {};
-		d.type = cudaMemLocationTypeDevice; d.id = 0;
-		cudaMemPrefetchAsync(p, len, d, 0, 0);
-		cudaDeviceSynchronize();
-	}
-	cudaError_t e = cudaMemPrefetchAsync(p, len, loc, 0, 0);
 	cudaDeviceSynchronize();
-	long f0 = minflt();
-	volatile long s = 0;
-	for (size_t i = 0; i < len; i += 4096)
-		s += p[i];
-	long f1 = minflt();
-	for (size_t i = 0; i < len; i += 4096)
-		p[i] = 2;
-	long f2 = minflt();
-	for (size_t i = 0; i < len; i += 4096)
-		p[i] = 3;
-	long f3 = minflt();
+	e = cudaMemPrefetchAsync(p, len, host, 0, 0);
+	cudaDeviceSynchronize();
+	passes(p, len, f);
 	printf("%s: prefetch %s; pages %zu; read faults %ld; first write faults %ld; second write faults %ld\n",
-	       what, cudaGetErrorString(e), len / 4096, f1 - f0, f2 - f1, f3 - f2);
+	       what, cudaGetErrorString(e), len / 4096, f[0], f[1], f[2]);
 	cudaFree(p);
 }
 
 /* Control: a fresh range, no prefetch: the CPU's first touch faults. */
 static void control(size_t len)
 {
+	long f[3];
 	char *p;
+
 	cudaMallocManaged(&p, len);
-	long f0 = minflt();
-	volatile long s = 0;
-	for (size_t i = 0; i < len; i += 4096)
-		s += p[i];
-	long f1 = minflt();
-	for (size_t i = 0; i < len; i += 4096)
-		p[i] = 2;
-	long f2 = minflt();
-	printf("control, no prefetch: pages %zu; read faults %ld; first write faults %ld\n",
-	       len / 4096, f1 - f0, f2 - f1);
+	passes(p, len, f);
+	printf("control, no prefetch: pages %zu; read faults %ld; first write faults %ld; second write faults %ld\n",
+	       len / 4096, f[0], f[1], f[2]);
 	cudaFree(p);
 }
 
