@@ -153,7 +153,13 @@ static int alloc_remove(struct uvm_alloc_table *t, uintptr_t base, struct uvm_al
 	return ret;
 }
 
-static int managed_map(struct uvm_context *ctx, size_t size, size_t *map_size, void **out)
+/*
+ * mmap() the context's file: anywhere (@at NULL), or exactly at @at
+ * (MAP_FIXED_NOREPLACE: -EEXIST where anything is mapped there; a kernel
+ * that takes the flag as a plain hint is checked too).
+ */
+static int managed_map(struct uvm_context *ctx, void *at, size_t size, size_t *map_size,
+		       void **out)
 {
 	size_t page = uvm_page_size();
 	void *p;
@@ -162,22 +168,28 @@ static int managed_map(struct uvm_context *ctx, size_t size, size_t *map_size, v
 	if (size > (size_t)PTRDIFF_MAX - page)
 		return -ENOMEM;
 	*map_size = (size + page - 1) & ~(page - 1);
-	p = mmap(NULL, *map_size, PROT_READ | PROT_WRITE, MAP_SHARED, ctx->fd, 0);
+	p = mmap(at, *map_size, PROT_READ | PROT_WRITE,
+		 MAP_SHARED | (at ? MAP_FIXED_NOREPLACE : 0), ctx->fd, 0);
 	if (p == MAP_FAILED)
-		return errno == EINVAL ? -EINVAL : -ENOMEM;
+		return errno == EEXIST ? -EEXIST : errno == EINVAL ? -EINVAL : -ENOMEM;
+	if (at && p != at) {
+		munmap(p, *map_size);
+		return -EEXIST;
+	}
 	*out = p;
 	return 0;
 }
 
-int uvm_managed_alloc_dev(struct uvm_context *ctx, size_t size, uint32_t flags,
-			  int32_t device, void **out)
+/* uvm_managed_alloc_dev(), at @at if not NULL. */
+static int managed_alloc(struct uvm_context *ctx, void *at, size_t size, uint32_t flags,
+			 int32_t device, void **out)
 {
 	struct uvm_alloc a = { .flags = flags ? flags : UVM_MANAGED_ATTACH_GLOBAL,
 			       .device = device, .size = size };
 	void *p;
 	int ret;
 
-	ret = managed_map(ctx, size, &a.map_size, &p);
+	ret = managed_map(ctx, at, size, &a.map_size, &p);
 	if (ret)
 		return ret;
 	a.base = (uintptr_t)p;
@@ -190,6 +202,12 @@ int uvm_managed_alloc_dev(struct uvm_context *ctx, size_t size, uint32_t flags,
 	}
 	*out = p;
 	return 0;
+}
+
+int uvm_managed_alloc_dev(struct uvm_context *ctx, size_t size, uint32_t flags,
+			  int32_t device, void **out)
+{
+	return managed_alloc(ctx, NULL, size, flags, device, out);
 }
 
 int uvm_managed_lookup(struct uvm_context *ctx, uintptr_t addr, struct uvm_alloc *out)
@@ -282,6 +300,15 @@ uvm_public int uvm_managed_alloc(struct uvm_context *ctx, size_t size, uint32_t 
 	if (!ctx || !out || !size || flags > UVM_MANAGED_ATTACH_HOST)
 		return -EINVAL;
 	return uvm_managed_alloc_dev(ctx, size, flags, -1, out);
+}
+
+uvm_public int uvm_managed_alloc_at(struct uvm_context *ctx, void *addr, size_t size,
+				    uint32_t flags, void **out)
+{
+	if (!ctx || !out || !size || !addr || (uintptr_t)addr % uvm_page_size() ||
+	    flags > UVM_MANAGED_ATTACH_HOST)
+		return -EINVAL;
+	return managed_alloc(ctx, addr, size, flags, -1, out);
 }
 
 uvm_public int uvm_managed_free(struct uvm_context *ctx, void *ptr)

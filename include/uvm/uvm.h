@@ -234,6 +234,16 @@ int uvm_context_fd(struct uvm_context *ctx);
  */
 int uvm_managed_alloc(struct uvm_context *ctx, size_t size, uint32_t flags, void **out);
 
+/*
+ * uvm_managed_alloc(), mapped exactly at @addr (page-aligned) or not at
+ * all: a replay places each allocation where its recording had it, so that
+ * allocations share 2 MiB blocks as they did (docs/replay.md).
+ * 0, -EINVAL (NULL, size 0, unaligned @addr, bad flags), -EEXIST
+ * (something is mapped in [@addr, @addr + size)), -ENOMEM.
+ */
+int uvm_managed_alloc_at(struct uvm_context *ctx, void *addr, size_t size, uint32_t flags,
+			 void **out);
+
 /* Unmap an allocation by its base address: 0 or -EINVAL (not a base). */
 int uvm_managed_free(struct uvm_context *ctx, void *ptr);
 

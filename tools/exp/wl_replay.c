@@ -50,6 +50,7 @@ struct replay {
 	/* what the trace holds */
 	uint64_t peak, records, batches, device_faults, cpu_faults, prefetches,
 		 advises, allocs, frees, lost;
+	uint64_t placed;		/* allocations mapped at their recorded address */
 };
 
 __attribute__((format(printf, 3, 4)))
@@ -114,6 +115,16 @@ static int do_alloc(struct exp_run *r, struct replay *rp, const struct rp_rec *x
 	if (rp->scanning)
 		return 0;
 	a = rpt_find(&rp->tab, x->addr);
+	/*
+	 * Where the recording had it, if that range is free here: blocks are
+	 * 2 MiB of address space, so allocations then share blocks (and
+	 * device chunks) as they did, and eviction sees the same blocks.
+	 */
+	if (!uvm_managed_alloc_at(rp->ctx, (void *)(uintptr_t)x->addr, x->bytes,
+				  UVM_MANAGED_ATTACH_GLOBAL, (void **)&a->base)) {
+		rp->placed++;
+		return 0;
+	}
 	if (cudaMallocManaged((void **)&a->base, x->bytes, cudaMemAttachGlobal) != cudaSuccess) {
 		rpt_remove(&rp->tab, (size_t)(a - rp->tab.v));
 		return fail(r, -ENOMEM, "record %" PRIu64 ": cudaMallocManaged(%" PRIu64
@@ -407,6 +418,7 @@ static int pass(struct exp_run *r, struct replay *rp)
 
 	rp->records = rp->batches = rp->device_faults = rp->cpu_faults = 0;
 	rp->prefetches = rp->advises = rp->allocs = rp->frees = rp->lost = 0;
+	rp->placed = 0;
 	while ((ret = rp_next(rp->src, &x, r->error, sizeof(r->error))) > 0) {
 		ret = one(r, rp, &x);
 		if (ret)
@@ -510,9 +522,9 @@ static void describe(struct exp_run *r, const struct replay *rp)
 		 ",\"trace_device_faults\":%" PRIu64 ",\"trace_cpu_faults\":%" PRIu64
 		 ",\"trace_allocs\":%" PRIu64 ",\"trace_frees\":%" PRIu64
 		 ",\"trace_prefetches\":%" PRIu64 ",\"trace_advises\":%" PRIu64
-		 ",\"trace_lost\":%" PRIu64, rp->records, rp->batches, rp->device_faults,
-		 rp->cpu_faults, rp->allocs, rp->frees, rp->prefetches, rp->advises,
-		 rp->lost);
+		 ",\"trace_lost\":%" PRIu64 ",\"allocs_placed\":%" PRIu64, rp->records,
+		 rp->batches, rp->device_faults, rp->cpu_faults, rp->allocs, rp->frees,
+		 rp->prefetches, rp->advises, rp->lost, rp->placed);
 }
 
 static int replay_iterate(struct exp_run *r, unsigned int iter)
