@@ -5,6 +5,8 @@
 #   make            build kmod/uvm.ko (against KDIR), libuvm.so.0 and the tools
 #   make deps       install what the build and the tests need (idempotent)
 #   make test       deps + build + check + the suite in QEMU on 6.1, 6.12, sid, debug
+#   make test-full  the same, every test group on every kernel (before a release)
+#   make soak       long kill-stress, fuzzer and reference sweep (MINUTES=N)
 #   make check      checkpatch --strict, sparse (C=1) and W=1 on each Debian kernel
 #   make bench      benchmarks in the VM (not part of make test)
 #   make experiment EXP=FILE   a uvm-exp sweep in the VM, with its report
@@ -21,13 +23,11 @@ CC	:= $(if $(filter default,$(origin CC)),gcc,$(CC))
 # Kernels the suite runs on: the Debian flavours of scripts/flavours (6.1:
 # bookworm, 6.12: trixie, sid: the newest kernel in the archive) and the
 # suite's own debug kernel (scripts/debug-kernel: KASAN, lockdep, kmemleak,
-# ...; built on first use). The debug kernel runs the groups of DEBUG_GROUPS
-# (those its detectors matter most for; it is about five times slower under
-# TCG, and the whole suite on it would not fit CI's budget): `make
-# test-debug` runs the whole suite on it alone. `make test KERNELS=6.1` runs
-# a subset.
+# ...; built on first use). Which group runs on which kernel is written in
+# tests/suite.list (docs/testing.md, "Which groups run where"); `make
+# test-full` runs every group on every kernel, `make test-debug` the whole
+# suite on the debug kernel alone, `make test KERNELS=6.1` a subset.
 KERNELS	?= 6.1 6.12 sid debug
-DEBUG_GROUPS ?= default device stress fuzz faultinj
 
 .PHONY: all module lib tools tests deps test check bench demo install clean help
 all: module lib tools
@@ -53,7 +53,7 @@ deps:
 	@$(TOP)/scripts/deps
 
 help:
-	@sed -n '3,12p' $(firstword $(MAKEFILE_LIST))
+	@sed -n '3,14p' $(firstword $(MAKEFILE_LIST))
 
 clean: module-clean
 	rm -rf $(BUILD)

@@ -10,6 +10,11 @@
 #   make stress     kill-stress (tests/kselftest/uvm_stress.c) in one VM:
 #                   MINUTES=10 KERNEL=6.12 [SEED=N] [WORKERS=N] [STRESS_ARGS=...]
 #                   [STRESS_MODULE=path/uvm.ko]; results in build/stress-results/
+#   make soak       the long runs make test keeps short, one after the other on
+#                   KERNEL (default 6.12): kill-stress for MINUTES (default
+#                   10), the fuzzer for MINUTES, and the whole reference
+#                   experiment (tools/exp/reference.exp) and its report;
+#                   SOAK="stress fuzz reference" picks; fails if any failed
 #
 # A bench or example source declares extra libraries like a test does:
 #   // LDLIBS: -luvm -lnuma
@@ -39,7 +44,7 @@ bench_ldlibs = $(patsubst -luvm,$(EX_LDFLAGS),$(call bench_ldlibs_raw,$(1)))
 SMOKE_SRCS	:= $(sort $(wildcard $(TOP)/tools/tests/*.vm))
 SMOKE_BINS	:= $(patsubst $(TOP)/tools/tests/%.vm,$(BUILD)/tests/%,$(SMOKE_SRCS))
 
-.PHONY: examples benches bench demo stress experiment extras-clean
+.PHONY: examples benches bench demo stress soak experiment extras-clean
 all: examples
 examples: $(EX_BINS)
 benches: $(BENCH_BINS)
@@ -88,6 +93,15 @@ stress: $(BUILD)/tests/uvm_stress
 	  --timeout $$(( $(MINUTES) * 60 + 1200 )) --results $(STRESS_RESULTS) \
 	  -- $(BUILD)/tests/uvm_stress --minutes $(MINUTES) $(if $(SEED),--seed $(SEED)) \
 	  $(if $(WORKERS),--workers $(WORKERS)) $(STRESS_ARGS)
+
+SOAK		?= stress fuzz reference
+soak: tests tools
+	@rc=0; for s in $(SOAK); do case $$s in \
+	  stress) $(MAKE) --no-print-directory stress MINUTES=$(MINUTES) KERNEL=$(KERNEL) || rc=1 ;; \
+	  fuzz) $(MAKE) --no-print-directory fuzz SECONDS=$$(($(MINUTES) * 60)) KERNEL=$(KERNEL) || rc=1 ;; \
+	  reference) $(MAKE) --no-print-directory experiment EXP=$(TOP)/tools/exp/reference.exp KERNEL=$(KERNEL) || rc=1 ;; \
+	  *) echo "soak: unknown part '$$s' (stress fuzz reference)" >&2; rc=2 ;; \
+	  esac; echo "soak: $$s done (status so far $$rc)" >&2; done; exit $$rc
 
 extras-clean:
 	rm -rf $(EX_OUT) $(BENCH_OUT)

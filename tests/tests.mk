@@ -8,6 +8,8 @@
 #   make check    scripts/check: checkpatch --strict, sparse and W=1, Debian kernels
 #   make check-next  W=1 + sparse build against experimental's kernel (not in make test)
 #   make test     deps + kmods + lib + tools + tests + check + the VM suite
+#                 (tests/suite.list's matrix, within TEST_BUDGET minutes)
+#   make test-full   the same with every group on every kernel
 #
 # A test source declares what it links in one comment line, e.g.
 #   // LDLIBS: -lnuma -ldrm -luvm
@@ -15,7 +17,7 @@
 # binary runs unchanged in the VM (the repository has the same path there).
 # Every tests/kselftest/*.c is one test program; shared code goes in headers.
 
-UVM_CACHE	?= $(TOP)/cache
+UVM_CACHE	?= $(shell $(TOP)/scripts/cache-dir)
 TEST_DIR	:= $(TOP)/tests/kselftest
 TEST_OUT	:= $(BUILD)/tests
 TEST_SRCS	:= $(sort $(wildcard $(TEST_DIR)/*.c))
@@ -67,29 +69,45 @@ check-next:
 
 # The whole thing, in order (sub-makes so that every step sees what the
 # previous one installed or built). A failing `make check` does not stop the
-# suite: it is counted as one more failure; so is a test that does not build. run-suite prints the closing
-# "N passed, N failed" line; .ci/run repeats it after make's own messages.
+# suite: it is counted as one more failure; so is a test that does not
+# build. run-suite prints the closing "N passed, N failed" line; .ci/run
+# repeats it after make's own messages. Time: the budget of docs/testing.md
+# (TEST_BUDGET minutes for a warm run, +10 %) is checked by run-suite; what
+# filling the caches took (scripts/deps, the debug kernel's first build) is
+# a cold run's extra and is printed apart.
+TEST_BUDGET	?= 45
+SUITE_JOBS	?= $(shell nproc)
 test:
 	@rm -f $(BUILD)/test-results/summary
-	@$(TOP)/scripts/deps
-	@$(MAKE) --no-print-directory kmods lib tools
-	@$(MAKE) --no-print-directory -k tests || echo "make test: some tests did not build (counted as failed)" >&2
-	@mkdir -p $(BUILD)/test-results/host
-	@$(MAKE) --no-print-directory -s abi-test >$(BUILD)/test-results/host/abi.tap 2>&1; \
-	  echo $$? >$(BUILD)/test-results/host/abi.status
-	@if $(MAKE) --no-print-directory check; then extra=; else extra=make-check; fi; \
-	  $(TOP)/tests/run-suite --kernels "$(KERNELS)" --debug-groups "$(DEBUG_GROUPS)" \
+	@t0=$$(date +%s); \
+	  $(TOP)/scripts/deps || exit 1; \
+	  case " $(KERNELS) " in *" debug "*) $(TOP)/scripts/debug-kernel >/dev/null || exit 1 ;; esac; \
+	  t1=$$(date +%s); \
+	  $(MAKE) --no-print-directory kmods lib tools || exit 1; \
+	  $(MAKE) --no-print-directory -k tests || echo "make test: some tests did not build (counted as failed)" >&2; \
+	  mkdir -p $(BUILD)/test-results/host; \
+	  $(MAKE) --no-print-directory -s abi-test >$(BUILD)/test-results/host/abi.tap 2>&1; \
+	  echo $$? >$(BUILD)/test-results/host/abi.status; \
+	  if $(MAKE) --no-print-directory check; then extra=; else extra=make-check; fi; \
+	  $(TOP)/tests/run-suite --kernels "$(KERNELS)" --jobs $(SUITE_JOBS) $(SUITE_ARGS) \
+	    --budget $(TEST_BUDGET) --since $$t0 --cache-seconds $$((t1 - t0)) \
 	    --host-tap $(BUILD)/test-results/host/abi.tap \
 	    $${extra:+--also-failed $$extra}
 
+# The whole matrix: every group and every test on every kernel (before a
+# release; about twice make test's time, so no budget).
+.PHONY: test-full
+test-full:
+	@$(MAKE) --no-print-directory test SUITE_ARGS=--full TEST_BUDGET=1000
+
 # The VM suite alone (everything built already).
 test-suite:
-	@$(TOP)/tests/run-suite --kernels "$(KERNELS)" --debug-groups "$(DEBUG_GROUPS)"
+	@$(TOP)/tests/run-suite --kernels "$(KERNELS)" --jobs $(SUITE_JOBS) $(SUITE_ARGS)
 
 # The whole suite on the debug kernel alone (builds it on first use).
 .PHONY: test-debug
 test-debug:
-	@$(MAKE) --no-print-directory test KERNELS=debug DEBUG_GROUPS=
+	@$(MAKE) --no-print-directory test KERNELS=debug SUITE_ARGS=--full TEST_BUDGET=1000
 
 # The fuzzer: build/tests/uvm_fuzz and `make fuzz` (tests/fuzz/fuzz.mk).
 include $(TOP)/tests/fuzz/fuzz.mk
