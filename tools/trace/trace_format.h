@@ -17,7 +17,8 @@
 #endif
 
 #define TR_MAGIC		"UVMTRACE"	/* 8 bytes, no NUL */
-#define TR_VERSION		1
+#define TR_VERSION		2	/* written; 1 is still read */
+#define TR_HEADER_V1_SIZE	512	/* a version 1 header: no completeness */
 #define TR_BLOCK_MAGIC		0x424d5655u	/* "UVMB" on disk */
 #define TR_BLOCK_RECORDS	1024		/* most records in one block */
 #define TR_RECORD_SIZE		128		/* sizeof(struct uvm_event) */
@@ -33,8 +34,20 @@
 /* struct tr_header.mode */
 #define TR_MODE_COMMAND		0	/* uvm-trace record -- CMD */
 #define TR_MODE_ATTACH		1	/* uvm-trace record -p PID */
+#define TR_MODE_IMPORT		2	/* uvm-trace import (docs/trace-import.md) */
+#define TR_MODE_NVIDIA		3	/* uvm-trace record-nvidia -- CMD */
 
-/** struct tr_header - the start of a trace file (512 bytes). */
+/* struct tr_header.completeness */
+#define TR_COMPLETE_UNKNOWN	0	/* not checked (an import, a version 1 file) */
+#define TR_COMPLETE_YES		1	/* checked: nothing was lost */
+#define TR_COMPLETE_NO		2	/* checked: records were lost (lost, nv_dropped) */
+
+#define TR_NV_TYPES		16	/* nv_dropped[]: NVIDIA's UvmEventType 0..15 */
+
+/**
+ * struct tr_header - the start of a trace file (768 bytes; a version 1
+ * file's is the first 512, read with the rest zero).
+ */
 struct tr_header {
 	char magic[8];
 	uint16_t version;
@@ -72,6 +85,13 @@ struct tr_header {
 	char hostname[64];
 	char policy_env[128];
 	char command[136];
+	/* version 2: completeness (docs/trace-format.md) */
+	uint64_t lost;		/* records the recording lost, every source */
+	uint32_t completeness;	/* TR_COMPLETE_* */
+	uint32_t pad;
+	uint64_t nv_dropped[TR_NV_TYPES];	/* NVIDIA's drops per UvmEventType */
+	char driver_version[32];	/* NVIDIA's driver (TR_MODE_NVIDIA), or empty */
+	uint8_t reserved[80];	/* zero */
 };
 
 /** struct tr_device - one device, after the header (96 bytes). */
@@ -104,7 +124,9 @@ struct tr_block {
 	uint64_t first;
 };
 
-_Static_assert(sizeof(struct tr_header) == 512, "tr_header");
+_Static_assert(sizeof(struct tr_header) == 768, "tr_header");
+_Static_assert(__builtin_offsetof(struct tr_header, lost) == TR_HEADER_V1_SIZE,
+	       "tr_header v1 part");
 _Static_assert(sizeof(struct tr_device) == 96, "tr_device");
 _Static_assert(sizeof(struct tr_node) == 16, "tr_node");
 _Static_assert(sizeof(struct tr_block) == 32, "tr_block");
@@ -132,6 +154,7 @@ struct tr_writer {
 int tr_create(struct tr_writer *w, const char *path, struct tr_info *info);
 int tr_append(struct tr_writer *w, const struct uvm_event *ev);
 int tr_finish(struct tr_writer *w);
+int tr_rewrite_header(struct tr_writer *w, struct tr_info *info);
 
 /* Reading (trace_read.c). */
 struct tr_reader {
@@ -177,6 +200,7 @@ const char *tr_policy_name(unsigned int kind, unsigned int val);
 
 /* The subcommands. */
 int tr_record_main(int argc, char **argv);
+int tr_record_nvidia_main(int argc, char **argv);
 int tr_show_main(int argc, char **argv);
 int tr_export_main(int argc, char **argv);
 

@@ -24,26 +24,33 @@ static int fail(struct tr_reader *r, const char *fmt, ...)
 	return -1;
 }
 
+/* A version 1 header is the first 512 bytes of ours; the rest reads 0. */
 static int check_header(struct tr_reader *r, size_t got)
 {
-	const struct tr_header *h = &r->info.h;
+	struct tr_header *h = &r->info.h;
+	size_t size = h->version == 1 ? TR_HEADER_V1_SIZE : sizeof(*h);
 
 	if (got < sizeof(h->magic) || memcmp(h->magic, TR_MAGIC, sizeof(h->magic)))
 		return fail(r, "offset 0: not a uvm trace (no \"%s\" magic)", TR_MAGIC);
-	if (got < sizeof(*h))
-		return fail(r, "offset %zu: truncated header (%zu of %zu bytes)", got,
-			    got, sizeof(*h));
-	if (h->version != TR_VERSION)
-		return fail(r, "offset 8: format version %u, this uvm-trace reads %u",
+	if (got >= 10 && h->version != TR_VERSION && h->version != 1)
+		return fail(r, "offset 8: format version %u, this uvm-trace reads 1 and %u",
 			    h->version, TR_VERSION);
-	if (h->header_size != sizeof(*h) || h->record_size != TR_RECORD_SIZE ||
+	if (got < size)
+		return fail(r, "offset %zu: truncated header (%zu of %zu bytes)", got,
+			    got, size);
+	if (h->version == 1)
+		memset((char *)h + TR_HEADER_V1_SIZE, 0, sizeof(*h) - TR_HEADER_V1_SIZE);
+	if (h->header_size != size || h->record_size != TR_RECORD_SIZE ||
 	    h->num_devices > UVM_MAX_DEVICES || h->num_nodes > 1024 ||
-	    h->header_total != sizeof(*h) + h->num_devices * sizeof(struct tr_device) +
+	    h->header_total != size + h->num_devices * sizeof(struct tr_device) +
 			       h->num_nodes * sizeof(struct tr_node) + 4)
 		return fail(r, "offset 10: corrupted header (bad sizes)");
 	if (h->event_version != UVM_EVENTS_VERSION)
 		return fail(r, "offset 18: event records of version %u, this uvm-trace "
 			    "reads %u", h->event_version, UVM_EVENTS_VERSION);
+	if (h->completeness > TR_COMPLETE_NO)
+		return fail(r, "offset 520: corrupted header (completeness %u)",
+			    h->completeness);
 	return 0;
 }
 
@@ -53,7 +60,7 @@ static int read_tables(struct tr_reader *r)
 	struct tr_header *h = &r->info.h;
 	size_t nd = h->num_devices * sizeof(struct tr_device);
 	size_t nn = h->num_nodes * sizeof(struct tr_node);
-	uLong crc = crc32(0, (const Bytef *)h, sizeof(*h));
+	uLong crc = crc32(0, (const Bytef *)h, h->header_size);
 	uint32_t c;
 
 	r->info.devs = calloc(1, nd + 1);
@@ -62,8 +69,8 @@ static int read_tables(struct tr_reader *r)
 		return fail(r, "out of memory");
 	if (fread(r->info.devs, 1, nd, r->f) != nd ||
 	    fread(r->info.nodes, 1, nn, r->f) != nn || fread(&c, 1, 4, r->f) != 4)
-		return fail(r, "offset %zu: truncated header (device and node tables)",
-			    sizeof(*h));
+		return fail(r, "offset %u: truncated header (device and node tables)",
+			    h->header_size);
 	crc = crc32(crc, (const Bytef *)r->info.devs, nd);
 	crc = crc32(crc, (const Bytef *)r->info.nodes, nn);
 	if (c != (uint32_t)crc)
@@ -91,7 +98,10 @@ int tr_open(struct tr_reader *r, const char *path)
 	r->f = fopen(path, "re");
 	if (!r->f)
 		return fail(r, "%s", strerror(errno));
-	got = fread(&r->info.h, 1, sizeof(r->info.h), r->f);
+	got = fread(&r->info.h, 1, TR_HEADER_V1_SIZE, r->f);
+	if (got == TR_HEADER_V1_SIZE && r->info.h.version != 1)
+		got += fread((char *)&r->info.h + got, 1,
+			     sizeof(r->info.h) - TR_HEADER_V1_SIZE, r->f);
 	if (check_header(r, got))
 		return -1;
 	return read_tables(r);

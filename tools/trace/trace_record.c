@@ -459,6 +459,11 @@ static int record_to_file(const struct rec_opts *o, struct tr_info *info, struct
 		return 127;
 	}
 	ret = record(&rec, o);
+	/* the stream's overflow records counted every record lost */
+	info->h.lost = rec.lost;
+	info->h.completeness = rec.lost ? TR_COMPLETE_NO : TR_COMPLETE_YES;
+	if (!rec.write_err)
+		rec.write_err = tr_rewrite_header(&rec.w, info);
 	if (tr_finish(&rec.w) || rec.write_err) {
 		fprintf(stderr, "uvm-trace record: %s: %s\n", o->out,
 			strerror(rec.write_err ? -rec.write_err : errno));

@@ -111,6 +111,11 @@ static void show_machine(const struct tr_info *in)
 	for (i = 0; i < h->num_nodes; i++)
 		printf("  node %d  %s\n", in->nodes[i].node,
 		       ut_bytes(in->nodes[i].mem_total, sz, sizeof(sz)));
+	if (h->mode == TR_MODE_NVIDIA) {
+		printf("policies: NVIDIA's driver %s (its own; fault batch %u)\n",
+		       h->driver_version, h->fault_batch);
+		return;
+	}
 	printf("policies: evict=%s prefetch=%s (threshold %u%%, pages %u) thrash=%s "
 	       "(threshold %u in %u us, nap %u us, pin %u ms) fault_batch=%u\n",
 	       tr_policy_name(0, h->evict_policy), tr_policy_name(1, h->prefetch_policy),
@@ -118,6 +123,56 @@ static void show_machine(const struct tr_info *in)
 	       h->thrash_threshold, h->thrash_window_us, h->thrash_nap_us, h->thrash_pin_ms,
 	       h->fault_batch);
 	printf("UVM_POLICY: %s\n", h->policy_env[0] ? h->policy_env : "(unset)");
+}
+
+static const char *clock_name(uint32_t id)
+{
+	switch (id) {
+	case 1: return "CLOCK_MONOTONIC";
+	case 4: return "CLOCK_MONOTONIC_RAW";
+	}
+	return "clock ?";
+}
+
+static const char *mode_name(uint32_t mode)
+{
+	switch (mode) {
+	case TR_MODE_ATTACH: return ", attached";
+	case TR_MODE_IMPORT: return ", imported";
+	case TR_MODE_NVIDIA: return ", recorded on NVIDIA's driver";
+	}
+	return "";
+}
+
+/* What the recorder checked: nothing lost, records lost (by NVIDIA type), unknown. */
+static void show_completeness(const struct tr_header *h)
+{
+	static const char *const nv[TR_NV_TYPES] = {
+		"?", "cpu_fault", "migration", "gpu_fault", "gpu_fault_replay",
+		"fault_buffer_overflow", "fatal_fault", "read_duplicate",
+		"read_duplicate_invalidate", "page_size_change", "thrashing",
+		"throttling_start", "throttling_end", "map_remote", "eviction", "?",
+	};
+	const char *sep = " (NVIDIA's drops: ";
+	unsigned int i;
+
+	if (h->completeness == TR_COMPLETE_YES) {
+		printf("complete: yes (the recorder checked: nothing lost)\n");
+		return;
+	}
+	if (h->completeness == TR_COMPLETE_UNKNOWN) {
+		printf("complete: unknown (%s)\n", h->version == 1 ?
+		       "a format 1 file" : "not checked by its source");
+		return;
+	}
+	printf("complete: NO: %" PRIu64 " records lost", h->lost);
+	for (i = 0; i < TR_NV_TYPES; i++) {
+		if (!h->nv_dropped[i])
+			continue;
+		printf("%s%s %" PRIu64, sep, nv[i], h->nv_dropped[i]);
+		sep = ", ";
+	}
+	printf("%s\n", sep[0] == ',' ? ")" : "");
 }
 
 static void show_header(const char *path, const struct tr_info *in)
@@ -132,13 +187,14 @@ static void show_header(const char *path, const struct tr_info *in)
 	printf("trace: %s (format %u, records of event version %u, %s blocks)\n", path,
 	       h->version, h->event_version,
 	       h->compression == TR_COMP_ZLIB ? "zlib" : "uncompressed");
-	printf("command: %s (pid %u%s)\n", h->command, h->pid,
-	       h->mode == TR_MODE_ATTACH ? ", attached" : "");
+	printf("command: %s (pid %u%s)\n", h->command, h->pid, mode_name(h->mode));
 	printf("host: %s, module ABI %u (srcversion %s), uvm-trace %s, page %u, block %u\n",
 	       h->hostname, h->abi_version, h->module_version[0] ? h->module_version : "-",
 	       h->tool_version, h->page_size, h->block_size);
-	printf("started: %s (CLOCK_MONOTONIC %" PRIu64 " ns)\n", when, h->start_ns);
+	printf("started: %s (%s %" PRIu64 " ns)\n", when, clock_name(h->clock_id),
+	       h->start_ns);
 	printf("types recorded: %s\n", types);
+	show_completeness(h);
 	show_machine(in);
 }
 

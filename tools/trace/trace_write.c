@@ -120,6 +120,33 @@ int tr_append(struct tr_writer *w, const struct uvm_event *ev)
 	return w->n == TR_BLOCK_RECORDS ? flush_block(w) : 0;
 }
 
+/**
+ * tr_rewrite_header() - write the header again, with what is known only at
+ * the end (the completeness fields): the same size, so the blocks stay.
+ * @w: the writer.
+ * @info: the header and tables given to tr_create(), updated.
+ *
+ * A file that cannot seek (a pipe) keeps the first header: its
+ * completeness stays "unknown".
+ *
+ * Return: 0 or -errno.
+ */
+int tr_rewrite_header(struct tr_writer *w, struct tr_info *info)
+{
+	uint64_t stored = w->stored;
+	int ret;
+
+	if (fflush(w->f))
+		return -errno;
+	if (fseek(w->f, 0, SEEK_SET))
+		return errno == ESPIPE ? 0 : -errno;
+	ret = write_header(w, info);
+	w->stored = stored;
+	if (fflush(w->f) || fseek(w->f, 0, SEEK_END))
+		return ret ?: -errno;
+	return ret;
+}
+
 /* The last block, the end block, and close. 0 or -errno. */
 int tr_finish(struct tr_writer *w)
 {
