@@ -26,6 +26,8 @@ int imp_init(struct imp *im, const char *fmt, const char *in, const char *out,
 	im->in = in;
 	im->out = out;
 	im->unit = "line";
+	im->base = IMP_START_NS;
+	im->clock_id = 1;
 	im->types = types | (1ULL << UVM_EVENT_ALLOC);
 	if (snprintf(im->tmp, sizeof(im->tmp), "%s.tmp", out) >= (int)sizeof(im->tmp))
 		return -ENAMETOOLONG;
@@ -260,9 +262,9 @@ static void fill_header(struct imp *im, struct tr_info *info)
 	uint32_t i;
 
 	h->types = im->types;
-	h->clock_id = 1;
+	h->clock_id = im->clock_id;
 	h->pid = im->pid;
-	h->start_ns = IMP_START_NS;
+	h->start_ns = im->base;
 	h->page_size = IMP_PAGE;
 	h->block_size = IMP_BLOCK;
 	h->num_devices = im->ndev;
@@ -275,6 +277,8 @@ static void fill_header(struct imp *im, struct tr_info *info)
 		snprintf(info->devs[i].name, sizeof(info->devs[i].name), "%s",
 			 im->dev_name[i]);
 	}
+	if (im->fill)
+		im->fill(im, info);
 }
 
 static void emit_init(struct imp *im, struct uvm_event *ev, uint16_t type,
@@ -309,7 +313,7 @@ static int emit_alloc(struct imp *im, uint64_t addr, uint64_t bytes)
 {
 	struct uvm_event ev;
 
-	emit_init(im, &ev, UVM_EVENT_ALLOC, IMP_START_NS, 0);
+	emit_init(im, &ev, UVM_EVENT_ALLOC, im->base, 0);
 	ev.u.alloc.addr = addr;
 	ev.u.alloc.bytes = bytes;
 	im->nalloc++;
@@ -448,7 +452,7 @@ void imp_abort(struct imp *im)
 	}
 }
 
-static void imp_free(struct imp *im)
+void imp_release(struct imp *im)
 {
 	free(im->blocks);
 	free(im->ext);
@@ -460,7 +464,7 @@ static void imp_free(struct imp *im)
 /* The format's time @t as the trace's: never before the previous record. */
 uint64_t imp_ns(struct imp *im, uint64_t t)
 {
-	uint64_t ns = IMP_START_NS + (t >= im->t0 ? t - im->t0 : 0);
+	uint64_t ns = im->base + (t >= im->t0 ? t - im->t0 : 0);
 
 	if (ns < im->last)
 		ns = im->last;
@@ -637,6 +641,17 @@ int imp_prefetch(struct imp *im, uint64_t t, uint32_t pid, uint64_t addr,
 	return emit(im, &ev);
 }
 
+int imp_event(struct imp *im, uint64_t t, uint32_t pid, const struct uvm_event *ev)
+{
+	struct uvm_event e;
+	int ret = record_begin(im, &e, ev->hdr.type, t, pid);
+
+	if (ret)
+		return ret;
+	e.u = ev->u;
+	return emit(im, &e);
+}
+
 /* ---- the command ---- */
 
 static const struct {
@@ -655,9 +670,7 @@ static const struct {
 	  (1ULL << UVM_EVENT_DEVICE_FAULT) | (1ULL << UVM_EVENT_CPU_FAULT) |
 	  (1ULL << UVM_EVENT_MIGRATE) | (1ULL << UVM_EVENT_EVICT) |
 	  (1ULL << UVM_EVENT_PREFETCH) },
-	{ "nvuvm", imp_nvuvm, (1ULL << UVM_EVENT_FAULT_BATCH) |
-	  (1ULL << UVM_EVENT_DEVICE_FAULT) | (1ULL << UVM_EVENT_CPU_FAULT) |
-	  (1ULL << UVM_EVENT_MIGRATE) | (1ULL << UVM_EVENT_EVICT) },
+	{ "nvuvm", imp_nvuvm, NV_IMPORT_TYPES },
 	{ "jsonl", imp_jsonl, (1ULL << UVM_EVENT_COUNT) - 1 },
 };
 
@@ -709,7 +722,7 @@ int tr_import_main(int argc, char **argv)
 	ret = imp_init(&im, formats[f].name, argv[optind + 1], out, formats[f].types);
 	if (ret) {
 		fprintf(stderr, "uvm-trace import: %s\n", strerror(-ret));
-		imp_free(&im);
+		imp_release(&im);
 		return 1;
 	}
 	ret = formats[f].run(&im);
@@ -718,6 +731,6 @@ int tr_import_main(int argc, char **argv)
 	else
 		fprintf(stderr, "uvm-trace import: %s: %llu records to %s\n", im.in,
 			(unsigned long long)im.w.index, im.out);
-	imp_free(&im);
+	imp_release(&im);
 	return ret ? 1 : 0;
 }

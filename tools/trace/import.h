@@ -21,8 +21,6 @@
 
 #include "trace_format.h"
 
-/* struct tr_header.mode of an imported trace (docs/trace-format.md) */
-#define TR_MODE_IMPORT		2
 
 #define IMP_PAGE		4096ULL
 #define IMP_BLOCK		(2ULL << 20)	/* reconstructed extents: 2 MiB units */
@@ -80,6 +78,13 @@ struct imp {
 	int writing;
 	struct tr_writer w;
 	struct imp_batch *batch;
+
+	/* time: IMP_START_NS unless the format has a clock of its own */
+	uint64_t base;		/* the trace time of t0 */
+	uint32_t clock_id;	/* the header's clock_id */
+	/* the format's own header fields (a capture of record-nvidia) */
+	void (*fill)(struct imp *im, struct tr_info *info);
+	void *priv;
 };
 
 /* Setup, errors. */
@@ -90,6 +95,7 @@ int imp_error(struct imp *im, const char *fmt, ...);
 int imp_begin(struct imp *im);
 int imp_end(struct imp *im);
 void imp_abort(struct imp *im);
+void imp_release(struct imp *im);
 
 /* Pass 1: what the trace uses. */
 void imp_time_seen(struct imp *im, uint64_t t);
@@ -111,6 +117,9 @@ int imp_evict(struct imp *im, uint64_t t, uint32_t pid, uint64_t addr,
 	      uint64_t bytes, uint32_t dev);
 int imp_prefetch(struct imp *im, uint64_t t, uint32_t pid, uint64_t addr,
 		 uint64_t bytes, uint32_t dst_type, int32_t dst_id);
+
+/* Any other record (@ev's type and payload; its header is set here). */
+int imp_event(struct imp *im, uint64_t t, uint32_t pid, const struct uvm_event *ev);
 
 /* Helpers for the text formats. */
 int imp_u64(const char *s, int base, uint64_t *v);
@@ -135,5 +144,11 @@ int imp_jsonl(struct imp *im);
 int imp_record(struct imp *im, const struct uvm_event *ev);
 
 int tr_import_main(int argc, char **argv);
+
+/* What nvuvm writes (import nvuvm, record-nvidia). */
+#define NV_IMPORT_TYPES	((1ULL << UVM_EVENT_FAULT_BATCH) | (1ULL << UVM_EVENT_DEVICE_FAULT) | \
+			 (1ULL << UVM_EVENT_CPU_FAULT) | (1ULL << UVM_EVENT_MIGRATE) | \
+			 (1ULL << UVM_EVENT_EVICT) | (1ULL << UVM_EVENT_THRASH) | \
+			 (1ULL << UVM_EVENT_READ_DUP) | (1ULL << UVM_EVENT_REMOTE_MAP))
 
 #endif /* IMPORT_H */
