@@ -81,9 +81,44 @@ $(TOOLS_OUT)/obj/trace/%.o: $(TRACE_DIR)/%.c $(wildcard $(TRACE_DIR)/*.h) $(TOOL
 $(TRACE_BIN): $(TRACE_OBJS) $(TOOLS_COMMON)
 	$(CC) -o $@ $^ -lz -lsqlite3
 
+# libuvm-nvrec.so: preloaded by `uvm-trace record-nvidia` into the program
+# it records (tools/trace/record_nvidia.c); it finds it beside itself. It
+# speaks to NVIDIA's driver's ioctls only: no CUDA header needed.
+NVREC_SO	:= $(TOOLS_OUT)/libuvm-nvrec.so
+
+tools: $(NVREC_SO)
+
+$(NVREC_SO): $(TRACE_DIR)/shim/nvrec_shim.c $(TRACE_DIR)/nvuvm.h $(TOOLS_DIR)/tools.mk
+	@mkdir -p $(@D)
+	$(CC) $(filter-out -MMD -MP,$(TOOLS_CFLAGS)) -fPIC -shared -fvisibility=hidden \
+		-o $@ $< -ldl -lpthread
+
 # tools/tests/trace_record_check.vm and trace_import_check.vm run it.
 $(BUILD)/tests/trace_record_check: $(TRACE_BIN)
 $(BUILD)/tests/trace_replay_check: $(TRACE_BIN) $(REPLAY_BIN)
 $(BUILD)/tests/trace_import_check: $(TRACE_BIN)
 
 -include $(wildcard $(TOOLS_OUT)/obj/trace/*.d)
+
+# Reference workloads as CUDA programs (bench/nvidia/, docs/fidelity.md),
+# to be recorded on NVIDIA's driver with `uvm-trace record-nvidia`. Built
+# only where CUDA's nvcc and headers are (CUDA_HOME, default
+# /usr/local/cuda); elsewhere the build says it skips them.
+CUDA_HOME	?= /usr/local/cuda
+NVCC		?= $(CUDA_HOME)/bin/nvcc
+NVCC_ARCH	?= -arch=sm_90
+NVWL_BIN	:= $(BUILD)/nvidia/nvwl
+HAVE_CUDA	:= $(if $(and $(wildcard $(NVCC)),$(wildcard $(CUDA_HOME)/include/cuda_runtime.h)),1)
+
+.PHONY: nvidia
+tools: nvidia
+ifeq ($(HAVE_CUDA),1)
+nvidia: $(NVWL_BIN)
+
+$(NVWL_BIN): $(TOP)/bench/nvidia/nvwl.cu $(TOOLS_DIR)/tools.mk
+	@mkdir -p $(@D)
+	$(NVCC) -O2 $(NVCC_ARCH) -Xcompiler -Wall,-Wextra,-Werror -o $@ $<
+else
+nvidia:
+	@echo "tools: no CUDA at $(CUDA_HOME) (nvcc, cuda_runtime.h): skipping bench/nvidia (the CUDA workloads)"
+endif

@@ -5,6 +5,7 @@
  *
  *   uvm-trace record [-o FILE] [--events LIST] -- CMD [ARGS...]
  *   uvm-trace record [-o FILE] [--events LIST] -p PID
+ *   uvm-trace record-nvidia [-o FILE] [--raw CAP] -- CMD [ARGS...]
  *   uvm-trace show FILE
  *   uvm-trace export FILE --csv|--jsonl [-o OUT]
  *   uvm-trace import uvm-eval|nsys|kfd-smi|nvuvm|jsonl IN [-o OUT]
@@ -23,11 +24,12 @@ static int usage(FILE *f, int st)
 	fprintf(f,
 		"usage: uvm-trace record [-o FILE] [--events LIST] -- CMD [ARGS...]\n"
 		"       uvm-trace record [-o FILE] [--events LIST] -p PID\n"
+		"       uvm-trace record-nvidia [-o FILE] [--raw CAP] -- CMD [ARGS...]\n"
 		"       uvm-trace show FILE\n"
 		"       uvm-trace export FILE --csv|--jsonl [-o OUT]\n"
 		"       uvm-trace import uvm-eval|nsys|kfd-smi|nvuvm|jsonl IN [-o OUT]\n"
 		"The format and every field: docs/trace-format.md; importers:\n"
-		"docs/trace-import.md.\n");
+		"docs/trace-import.md; recording on NVIDIA's driver: docs/fidelity.md.\n");
 	return st;
 }
 
@@ -37,6 +39,8 @@ int main(int argc, char **argv)
 		return usage(stderr, TR_EXIT_USAGE);
 	if (!strcmp(argv[1], "record"))
 		return tr_record_main(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "record-nvidia"))
+		return tr_record_nvidia_main(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "show"))
 		return tr_show_main(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "export"))
