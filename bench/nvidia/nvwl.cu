@@ -1,0 +1,621 @@
+// SPDX-License-Identifier: MIT
+/*
+ * nvwl.cu - reference workloads as real CUDA programs, to be recorded on a
+ * GPU with NVIDIA's own driver (`uvm-trace record-nvidia -- nvwl CASE`,
+ * docs/fidelity.md). One program, one case a run:
+ *
+ *   nvwl CASE [--size BYTES] [--iters N] [--seed S]
+ *   nvwl list
+ *
+ * The basic cases (128 MiB unless --size): a GPU sweep after CPU
+ * initialisation, prefetch then sweep, a CPU pass after the GPU's,
+ * read-mostly reads, GPU first touch, a CPU/GPU ping-pong on a few pages,
+ * preferred location CPU with accessed-by GPU. The uvm-exp workloads
+ * (tools/exp/wl_*.c; 32 MiB and 3 iterations, as uvm-exp run's defaults):
+ * the same names, arrays, sizes and access shapes, as __global__ kernels.
+ * Their random indices come from a generator of the same kind (a 64-bit
+ * mixer per element), not the same numbers.
+ *
+ * Each run checks its result (on the GPU where the data ends there, so
+ * that no CPU pass is added to the recording) and prints one JSON line: the case, its
+ * managed bytes, and each kernel's time (CUDA events; the recorder adds
+ * its own cost to fault-driven kernels). Managed memory stays at or under
+ * 2 GiB, and under what the GPU has free.
+ */
+#include <cuda_runtime.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MIB		(1024ULL * 1024)
+#define MAX_MANAGED	(2048 * MIB)
+#define MAX_KERNELS	64
+
+struct run {
+	const char *name;
+	size_t size;
+	unsigned int iters;
+	uint64_t seed;
+	size_t managed;
+	unsigned int nk;
+	struct { const char *name; float ms; } k[MAX_KERNELS];
+	cudaEvent_t e0, e1;
+};
+
+#define CK(x) do {							\
+	cudaError_t err_ = (x);						\
+	if (err_ != cudaSuccess) {					\
+		fprintf(stderr, "nvwl: %s:%d: %s: %s\n", __FILE__, __LINE__,	\
+			#x, cudaGetErrorString(err_));			\
+		exit(1);						\
+	}								\
+} while (0)
+
+static void *managed(struct run *r, size_t bytes)
+{
+	size_t free_b, total_b;
+	void *p;
+
+	CK(cudaMemGetInfo(&free_b, &total_b));
+	if (r->managed + bytes > MAX_MANAGED || bytes > free_b / 2) {
+		fprintf(stderr, "nvwl: %zu bytes of managed memory: over the 2 GiB bound or "
+			"half the GPU's free %zu\n", r->managed + bytes, free_b);
+		exit(1);
+	}
+	CK(cudaMallocManaged(&p, bytes, cudaMemAttachGlobal));
+	r->managed += bytes;
+	return p;
+}
+
+static void timed_begin(struct run *r)
+{
+	CK(cudaEventRecord(r->e0, 0));
+}
+
+static void timed_end(struct run *r, const char *name)
+{
+	CK(cudaGetLastError());
+	CK(cudaEventRecord(r->e1, 0));
+	CK(cudaEventSynchronize(r->e1));
+	if (r->nk < MAX_KERNELS) {
+		r->k[r->nk].name = name;
+		CK(cudaEventElapsedTime(&r->k[r->nk].ms, r->e0, r->e1));
+		r->nk++;
+	}
+}
+
+static int fail(const char *what, size_t i, double got, double want)
+{
+	fprintf(stderr, "nvwl: %s: element %zu is %g, want %g\n", what, i, got, want);
+	return 1;
+}
+
+__host__ __device__ static uint64_t mix64(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ULL;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+/* Zipf(0.99)-like rank in [0, n): the continuous inverse, rank 0 hottest. */
+__host__ __device__ static size_t zipf_rank(uint64_t h, size_t n)
+{
+	double u = (double)(h >> 11) / 9007199254740992.0;
+	double r = pow(u * pow((double)n, 0.01), 100.0);
+	size_t k = (size_t)r;
+
+	return k < n ? k : n - 1;
+}
+
+static unsigned int blocks(size_t n)
+{
+	size_t b = (n + 255) / 256;
+
+	return (unsigned int)(b > 65535 * 16 ? 65535 * 16 : b);
+}
+
+/* ---- kernels ---- */
+
+__global__ void k_inc(double *x, size_t n)
+{
+	for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+	     i += (size_t)gridDim.x * blockDim.x)
+		x[i] += 1.0;
+}
+
+__global__ void k_fill(double *x, size_t n, double v)
+{
+	for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+	     i += (size_t)gridDim.x * blockDim.x)
+		x[i] = v + (double)i;
+}
+
+__global__ void k_sum(const double *x, size_t n, double *out)
+{
+	double s = 0;
+
+	for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+	     i += (size_t)gridDim.x * blockDim.x)
+		s += x[i];
+	atomicAdd(out, s);
+}
+
+__global__ void k_triad(double *a, const double *b, const double *c, size_t n, double s)
+{
+	for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+	     i += (size_t)gridDim.x * blockDim.x)
+		a[i] = b[i] + s * c[i];
+}
+
+__global__ void k_gather(const uint64_t *table, size_t nt, uint64_t *out, size_t no,
+			 uint64_t seed, int zipf)
+{
+	for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < no;
+	     i += (size_t)gridDim.x * blockDim.x) {
+		uint64_t h = mix64(seed ^ i);
+		size_t j = zipf ? zipf_rank(h, nt) : h % nt;
+
+		out[i] = table[j];
+	}
+}
+
+__global__ void k_scatter(unsigned long long *table, size_t nt, const uint64_t *add,
+			  size_t na, uint64_t seed, int zipf)
+{
+	for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < na;
+	     i += (size_t)gridDim.x * blockDim.x) {
+		uint64_t h = mix64(seed ^ i);
+		size_t j = zipf ? zipf_rank(h, nt) : h % nt;
+
+		atomicAdd(&table[j], (unsigned long long)add[i]);
+	}
+}
+
+__global__ void k_stencil2d(const double *in, double *out, size_t n)
+{
+	size_t cells = n * n;
+
+	for (size_t c = blockIdx.x * (size_t)blockDim.x + threadIdx.x; c < cells;
+	     c += (size_t)gridDim.x * blockDim.x) {
+		size_t y = c / n, x = c % n;
+		double s = in[c];
+
+		s += x ? in[c - 1] : 0;
+		s += x + 1 < n ? in[c + 1] : 0;
+		s += y ? in[c - n] : 0;
+		s += y + 1 < n ? in[c + n] : 0;
+		out[c] = s;
+	}
+}
+
+__global__ void k_stencil3d(const double *in, double *out, size_t n)
+{
+	size_t cells = n * n * n, p = n * n;
+
+	for (size_t c = blockIdx.x * (size_t)blockDim.x + threadIdx.x; c < cells;
+	     c += (size_t)gridDim.x * blockDim.x) {
+		size_t z = c / p, y = c / n % n, x = c % n;
+		double s = in[c];
+
+		s += x ? in[c - 1] : 0;
+		s += x + 1 < n ? in[c + 1] : 0;
+		s += y ? in[c - n] : 0;
+		s += y + 1 < n ? in[c + n] : 0;
+		s += z ? in[c - p] : 0;
+		s += z + 1 < n ? in[c + p] : 0;
+		out[c] = s;
+	}
+}
+
+#define MM_T	64
+__global__ void k_matmul(const double *a, const double *b, double *c, size_t n)
+{
+	__shared__ double ta[16][16], tb[16][16];
+	size_t row = blockIdx.y * 16 + threadIdx.y, col = blockIdx.x * 16 + threadIdx.x;
+	double s = 0;
+
+	for (size_t t = 0; t < n; t += 16) {
+		ta[threadIdx.y][threadIdx.x] = a[row * n + t + threadIdx.x];
+		tb[threadIdx.y][threadIdx.x] = b[(t + threadIdx.y) * n + col];
+		__syncthreads();
+		for (int k = 0; k < 16; k++)
+			s += ta[threadIdx.y][k] * tb[k][threadIdx.x];
+		__syncthreads();
+	}
+	c[row * n + col] = s;
+}
+
+/* Elements of x that are not i + add, counted on the GPU. */
+__global__ void k_check(const double *x, size_t n, double add, unsigned long long *bad)
+{
+	unsigned long long b = 0;
+
+	for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+	     i += (size_t)gridDim.x * blockDim.x)
+		b += x[i] != (double)i + add;
+	if (b)
+		atomicAdd(bad, b);
+}
+
+/* ---- the basic cases ---- */
+
+/*
+ * Where the data ends on the GPU, the GPU checks it (into cudaMalloc
+ * memory): a check by the CPU would be a CPU pass of its own, recorded.
+ */
+static int check_on_gpu(const double *x, size_t n, double add, const char *what)
+{
+	unsigned long long *bad, nbad;
+
+	CK(cudaMalloc(&bad, sizeof(*bad)));
+	CK(cudaMemset(bad, 0, sizeof(*bad)));
+	k_check<<<blocks(n), 256>>>(x, n, add, bad);
+	CK(cudaGetLastError());
+	CK(cudaMemcpy(&nbad, bad, sizeof(nbad), cudaMemcpyDeviceToHost));
+	CK(cudaFree(bad));
+	if (nbad)
+		return fail(what, 0, (double)nbad, 0);
+	return 0;
+}
+
+static void cpu_init(double *x, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		x[i] = (double)i;
+}
+
+static int check_inc(const double *x, size_t n, double add, const char *what)
+{
+	for (size_t i = 0; i < n; i++)
+		if (x[i] != (double)i + add)
+			return fail(what, i, x[i], (double)i + add);
+	return 0;
+}
+
+static int c_gpu_sweep(struct run *r)
+{
+	size_t n = r->size / sizeof(double);
+	double *x = (double *)managed(r, r->size);
+
+	cpu_init(x, n);
+	timed_begin(r);
+	k_inc<<<blocks(n), 256>>>(x, n);
+	timed_end(r, "inc");
+	return check_on_gpu(x, n, 1, r->name);
+}
+
+static int c_prefetch_sweep(struct run *r)
+{
+	size_t n = r->size / sizeof(double);
+	double *x = (double *)managed(r, r->size);
+	cudaMemLocation dev = { cudaMemLocationTypeDevice, 0 };
+
+	cpu_init(x, n);
+	timed_begin(r);
+	CK(cudaMemPrefetchAsync(x, r->size, dev, 0, 0));
+	timed_end(r, "prefetch");
+	timed_begin(r);
+	k_inc<<<blocks(n), 256>>>(x, n);
+	timed_end(r, "inc");
+	return check_on_gpu(x, n, 1, r->name);
+}
+
+static int c_cpu_after_gpu(struct run *r)
+{
+	size_t n = r->size / sizeof(double);
+	double *x = (double *)managed(r, r->size);
+
+	cpu_init(x, n);
+	timed_begin(r);
+	k_inc<<<blocks(n), 256>>>(x, n);
+	timed_end(r, "inc");
+	for (size_t i = 0; i < n; i++)
+		x[i] += 1.0;
+	return check_inc(x, n, 2, r->name);
+}
+
+static int c_read_mostly(struct run *r)
+{
+	size_t n = r->size / sizeof(double);
+	double *x = (double *)managed(r, r->size), *sum = (double *)managed(r, 4096);
+	cudaMemLocation dev = { cudaMemLocationTypeDevice, 0 };
+	double want = 0;
+
+	cpu_init(x, n);
+	CK(cudaMemAdvise(x, r->size, cudaMemAdviseSetReadMostly, dev));
+	for (unsigned int it = 0; it < 2; it++) {
+		*sum = 0;
+		timed_begin(r);
+		k_sum<<<blocks(n), 256>>>(x, n, sum);
+		timed_end(r, "sum");
+		want = 0;
+		for (size_t i = 0; i < n; i++)	/* the CPU reads too: copies stay */
+			want += x[i];
+		if (fabs(*sum - want) > 1e-6 * want)
+			return fail(r->name, 0, *sum, want);
+	}
+	return 0;
+}
+
+static int c_gpu_first_touch(struct run *r)
+{
+	size_t n = r->size / sizeof(double);
+	double *x = (double *)managed(r, r->size);
+
+	timed_begin(r);
+	k_fill<<<blocks(n), 256>>>(x, n, 0.0);
+	timed_end(r, "fill");
+	return check_on_gpu(x, n, 0, r->name);
+}
+
+static int c_pingpong_pages(struct run *r)
+{
+	size_t bytes = 4 * 4096, n = bytes / sizeof(double);
+	double *x = (double *)managed(r, bytes);
+	unsigned int rounds = 200;
+
+	cpu_init(x, n);
+	for (unsigned int it = 0; it < rounds; it++) {
+		timed_begin(r);
+		k_inc<<<1, 256>>>(x, n);
+		timed_end(r, "inc");
+		r->nk = r->nk > 8 ? 8 : r->nk;	/* keep the first kernels' times */
+		for (size_t i = 0; i < n; i++)
+			x[i] += 1.0;
+	}
+	return check_inc(x, n, 2.0 * rounds, r->name);
+}
+
+static int c_pref_cpu_accessed_by(struct run *r)
+{
+	size_t n = r->size / sizeof(double);
+	double *x = (double *)managed(r, r->size);
+	cudaMemLocation host = { cudaMemLocationTypeHost, 0 };
+	cudaMemLocation dev = { cudaMemLocationTypeDevice, 0 };
+
+	CK(cudaMemAdvise(x, r->size, cudaMemAdviseSetPreferredLocation, host));
+	CK(cudaMemAdvise(x, r->size, cudaMemAdviseSetAccessedBy, dev));
+	cpu_init(x, n);
+	timed_begin(r);
+	k_inc<<<blocks(n), 256>>>(x, n);
+	timed_end(r, "inc");
+	return check_on_gpu(x, n, 1, r->name);
+}
+
+/* ---- uvm-exp's workloads ---- */
+
+static int w_triad(struct run *r)
+{
+	size_t n = r->size / 3 / sizeof(double) / 8 * 8;
+	double *a = (double *)managed(r, n * 8), *b = (double *)managed(r, n * 8);
+	double *c = (double *)managed(r, n * 8);
+
+	for (size_t i = 0; i < n; i++) {
+		a[i] = 0;
+		b[i] = (double)i;
+		c[i] = 1.0;
+	}
+	for (unsigned int it = 0; it < r->iters; it++) {
+		timed_begin(r);
+		k_triad<<<blocks(n), 256>>>(a, b, c, n, 3.0);
+		timed_end(r, "triad");
+	}
+	for (size_t i = 0; i < n; i++)
+		if (a[i] != (double)i + 3.0)
+			return fail(r->name, i, a[i], (double)i + 3.0);
+	return 0;
+}
+
+static int w_gather(struct run *r, int zipf)
+{
+	size_t no = r->size / 4 / 8 / 8 * 8, nt = (r->size - no * 8) / 8;
+	uint64_t *table = (uint64_t *)managed(r, nt * 8), *out = (uint64_t *)managed(r, no * 8);
+
+	for (size_t i = 0; i < nt; i++)
+		table[i] = mix64(i);
+	memset(out, 0, no * 8);
+	for (unsigned int it = 0; it < r->iters; it++) {
+		timed_begin(r);
+		k_gather<<<blocks(no), 256>>>(table, nt, out, no, r->seed, zipf);
+		timed_end(r, "gather");
+	}
+	for (size_t i = 0; i < no; i++) {
+		uint64_t h = mix64(r->seed ^ i);
+		size_t j = zipf ? zipf_rank(h, nt) : h % nt;
+
+		if (out[i] != table[j])
+			return fail(r->name, i, (double)out[i], (double)table[j]);
+	}
+	return 0;
+}
+
+static int w_scatter(struct run *r, int zipf)
+{
+	size_t na = r->size / 4 / 8 / 8 * 8, nt = (r->size - na * 8) / 8;
+	unsigned long long *table = (unsigned long long *)managed(r, nt * 8);
+	uint64_t *add = (uint64_t *)managed(r, na * 8);
+	unsigned long long total = 0;
+
+	memset(table, 0, nt * 8);
+	for (size_t i = 0; i < na; i++)
+		add[i] = i & 7;
+	for (unsigned int it = 0; it < r->iters; it++) {
+		timed_begin(r);
+		k_scatter<<<blocks(na), 256>>>(table, nt, add, na, r->seed + it, zipf);
+		timed_end(r, "scatter");
+	}
+	for (size_t i = 0; i < nt; i++)
+		total += table[i];
+	for (size_t i = 0; i < na; i++)
+		total -= (unsigned long long)add[i] * r->iters;
+	return total ? fail(r->name, 0, (double)total, 0) : 0;
+}
+
+static int w_stencil2d(struct run *r)
+{
+	size_t n = (size_t)sqrt((double)r->size / 16) / 8 * 8, cells = n * n;
+	double *in = (double *)managed(r, cells * 8), *out = (double *)managed(r, cells * 8);
+
+	for (size_t i = 0; i < cells; i++)
+		in[i] = 1.0;
+	for (unsigned int it = 0; it < r->iters; it++) {
+		timed_begin(r);
+		k_stencil2d<<<blocks(cells), 256>>>(in, out, n);
+		timed_end(r, "stencil2d");
+	}
+	return out[n + 1] == 5.0 && out[0] == 3.0 ? 0 : fail(r->name, n + 1, out[n + 1], 5.0);
+}
+
+static int w_stencil3d(struct run *r)
+{
+	size_t n = (size_t)cbrt((double)r->size / 16) / 8 * 8, cells = n * n * n;
+	double *in = (double *)managed(r, cells * 8), *out = (double *)managed(r, cells * 8);
+	size_t mid = n * n + n + 1;
+
+	for (size_t i = 0; i < cells; i++)
+		in[i] = 1.0;
+	for (unsigned int it = 0; it < r->iters; it++) {
+		timed_begin(r);
+		k_stencil3d<<<blocks(cells), 256>>>(in, out, n);
+		timed_end(r, "stencil3d");
+	}
+	return out[mid] == 7.0 ? 0 : fail(r->name, mid, out[mid], 7.0);
+}
+
+static int w_matmul(struct run *r)
+{
+	size_t n = (size_t)sqrt((double)r->size / 24) / MM_T * MM_T, cells = n * n;
+	double *a = (double *)managed(r, cells * 8), *b = (double *)managed(r, cells * 8);
+	double *c = (double *)managed(r, cells * 8);
+	dim3 grid((unsigned int)(n / 16), (unsigned int)(n / 16)), blk(16, 16);
+
+	for (size_t i = 0; i < cells; i++) {
+		a[i] = 1.0;
+		b[i] = 2.0;
+	}
+	for (unsigned int it = 0; it < r->iters; it++) {
+		timed_begin(r);
+		k_matmul<<<grid, blk>>>(a, b, c, n);
+		timed_end(r, "matmul");
+	}
+	return c[cells - 1] == 2.0 * n ? 0 : fail(r->name, cells - 1, c[cells - 1], 2.0 * n);
+}
+
+/* uvm-exp's pingpong: the GPU adds 1 everywhere, the CPU to every 4th page. */
+static int w_pingpong(struct run *r)
+{
+	size_t n = r->size / 8 / 8 * 8, page = 4096 / 8;
+	double *x = (double *)managed(r, n * 8);
+
+	cpu_init(x, n);
+	for (unsigned int it = 0; it < r->iters; it++) {
+		timed_begin(r);
+		k_inc<<<blocks(n), 256>>>(x, n);
+		timed_end(r, "inc");
+		for (size_t i = 0; i < n; i += 4 * page)
+			for (size_t j = i; j < i + page && j < n; j++)
+				x[j] += 2.0;
+	}
+	for (size_t i = 0; i < n; i++) {
+		double want = (double)i + r->iters + (i / page % 4 ? 0 : 2.0 * r->iters);
+
+		if (x[i] != want)
+			return fail(r->name, i, x[i], want);
+	}
+	return 0;
+}
+
+static int w_gather_u(struct run *r) { return w_gather(r, 0); }
+static int w_gather_z(struct run *r) { return w_gather(r, 1); }
+static int w_scatter_u(struct run *r) { return w_scatter(r, 0); }
+static int w_scatter_z(struct run *r) { return w_scatter(r, 1); }
+
+static const struct {
+	const char *name;
+	int (*fn)(struct run *r);
+	size_t size;
+	const char *desc;
+} cases[] = {
+	{ "gpu_sweep", c_gpu_sweep, 128 * MIB, "CPU initialises, the GPU adds 1 to every element" },
+	{ "prefetch_sweep", c_prefetch_sweep, 128 * MIB, "CPU initialises, prefetch to the GPU, then the sweep" },
+	{ "cpu_after_gpu", c_cpu_after_gpu, 128 * MIB, "the GPU sweep, then the CPU adds 1 everywhere" },
+	{ "read_mostly", c_read_mostly, 128 * MIB, "read-mostly advice; GPU sum then CPU sum, twice" },
+	{ "gpu_first_touch", c_gpu_first_touch, 128 * MIB, "the GPU writes untouched managed memory" },
+	{ "pingpong_pages", c_pingpong_pages, 16384, "4 pages: GPU then CPU add 1, 200 rounds" },
+	{ "pref_cpu_accessed_by", c_pref_cpu_accessed_by, 128 * MIB, "preferred location CPU, accessed by the GPU; GPU sweep" },
+	{ "triad", w_triad, 32 * MIB, "a = b + 3c over three arrays" },
+	{ "stencil2d", w_stencil2d, 32 * MIB, "5-point sums over an N x N grid" },
+	{ "stencil3d", w_stencil3d, 32 * MIB, "7-point sums over an N x N x N grid" },
+	{ "gather", w_gather_u, 32 * MIB, "out[j] = table[uniform random]" },
+	{ "gather_zipf", w_gather_z, 32 * MIB, "out[j] = table[Zipf(0.99)]" },
+	{ "scatter", w_scatter_u, 32 * MIB, "table[uniform random] += add[j]" },
+	{ "scatter_zipf", w_scatter_z, 32 * MIB, "table[Zipf(0.99)] += add[j]" },
+	{ "matmul", w_matmul, 32 * MIB, "C = A x B, 16 x 16 shared-memory tiles" },
+	{ "pingpong", w_pingpong, 32 * MIB, "GPU adds 1 everywhere, then the CPU to every 4th page" },
+};
+
+#define NCASES	(sizeof(cases) / sizeof(cases[0]))
+
+static void report(const struct run *r, int ok)
+{
+	printf("{\"case\":\"%s\",\"size\":%zu,\"iters\":%u,\"managed\":%zu,\"ok\":%s,\"kernels\":[",
+	       r->name, r->size, r->iters, r->managed, ok ? "true" : "false");
+	for (unsigned int i = 0; i < r->nk; i++)
+		printf("%s{\"name\":\"%s\",\"ms\":%.4f}", i ? "," : "", r->k[i].name, r->k[i].ms);
+	printf("]}\n");
+}
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: nvwl CASE [--size BYTES] [--iters N] [--seed S] | nvwl list\n");
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	struct run r;
+	unsigned int c;
+	int i, ret;
+
+	memset(&r, 0, sizeof(r));
+	if (argc < 2)
+		return usage();
+	if (!strcmp(argv[1], "list")) {
+		for (c = 0; c < NCASES; c++)
+			printf("%-22s %s\n", cases[c].name, cases[c].desc);
+		return 0;
+	}
+	for (c = 0; c < NCASES && strcmp(argv[1], cases[c].name); c++)
+		;
+	if (c == NCASES) {
+		fprintf(stderr, "nvwl: unknown case '%s' (nvwl list)\n", argv[1]);
+		return 2;
+	}
+	r.name = cases[c].name;
+	r.size = cases[c].size;
+	r.iters = 3;
+	r.seed = 1;
+	for (i = 2; i + 1 < argc; i += 2) {
+		unsigned long long v = strtoull(argv[i + 1], NULL, 0);
+
+		if (!strcmp(argv[i], "--size") && v >= 4096 && v <= MAX_MANAGED)
+			r.size = v;
+		else if (!strcmp(argv[i], "--iters") && v >= 1 && v <= 1000)
+			r.iters = (unsigned int)v;
+		else if (!strcmp(argv[i], "--seed"))
+			r.seed = v;
+		else
+			return usage();
+	}
+	if (i != argc)
+		return usage();
+	CK(cudaSetDevice(0));
+	CK(cudaEventCreate(&r.e0));
+	CK(cudaEventCreate(&r.e1));
+	ret = cases[c].fn(&r);
+	report(&r, !ret);
+	return ret;
+}
