@@ -22,6 +22,7 @@ struct exp_run {
 	cudaStream_t stream;
 	uint64_t footprint;	/* 2 MiB blocks its allocations span, bytes */
 	const char *arg;	/* NAME:ARG's ARG (a replay's trace), or NULL */
+	bool allow_incomplete;	/* replay a trace whose recording lost records */
 	void *priv;		/* the workload's */
 	char error[160];	/* what failed, for the report */
 	char extra[512];	/* the workload's JSON members ("k":v,...), or "" */
@@ -52,6 +53,8 @@ const char *exp_workload_arg(const char *name);
 
 /* `uvm-exp run ...` (uvm_exp.c); main() of uvm-exp and uvm-replay. */
 int exp_cmd_run(int argc, char **argv);
+/* replay:FILE's trace is readable and complete (or @allow): 0, or -1 said. */
+int exp_replay_check(const char *path, bool allow);
 int exp_main(int argc, char **argv);
 
 /* Wait for the run's stream: 0, or -EIO with the kernel's error said. */

@@ -45,6 +45,9 @@ struct rp_info {
 	bool has_device_faults;	/* its types include device_fault */
 	uint32_t num_devices;	/* devices its header lists */
 	uint32_t prefetch_policy;	/* the recording's, UVM_POLICY_PREFETCH_* */
+	bool incomplete;	/* its recorder lost records (lost, lost_why) */
+	uint64_t lost;
+	char lost_why[160];	/* which: NVIDIA's drops by type, or "" */
 	char command[136];
 };
 

@@ -5,6 +5,7 @@
  *
  *   uvm-replay FILE [--device D] [--oversub R] [--policy K=V,...]
  *                   [--json OUT] [--iters N] [--cost K=V,...] [--timeline F]
+ *                   [--allow-incomplete]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,12 +18,15 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: uvm-replay FILE [--device D] [--oversub R] [--policy K=V,...]\n"
 		"                  [--json OUT] [--iters N] [--cost K=V,...] [--timeline F]\n"
+		"                  [--allow-incomplete]\n"
 		"  FILE          a trace (uvm-trace record, or uvm-trace import)\n"
 		"  --device D    the device the trace's device becomes (default 0; a\n"
 		"                trace of several devices keeps their numbers)\n"
 		"  --oversub R   the trace's footprint / the device memory it may use\n"
 		"  --policy P    the policies to replay under (UVM_POLICY syntax)\n"
 		"  --iters N     replay the trace N times (default 1)\n"
+		"  --allow-incomplete  replay a trace whose recording lost records (the\n"
+		"                header or its overflow records say so); refused otherwise\n"
 		"  the rest: as uvm-exp run (docs/experiments.md, docs/replay.md)\n");
 }
 

@@ -15,6 +15,25 @@ struct rp_source {
 	struct tr_reader r;
 };
 
+/* The drops NVIDIA's driver counted, by type, as words. */
+static void set_drops(const struct tr_header *h, struct rp_info *info)
+{
+	static const char *const nv[TR_NV_TYPES] = {
+		"?", "cpu_fault", "migration", "gpu_fault", "gpu_fault_replay",
+		"fault_buffer_overflow", "fatal_fault", "read_duplicate",
+		"read_duplicate_invalidate", "page_size_change", "thrashing",
+		"throttling_start", "throttling_end", "map_remote", "eviction", "?",
+	};
+	size_t n = 0, len = sizeof(info->lost_why);
+	unsigned int i;
+
+	for (i = 0; i < TR_NV_TYPES && n < len; i++)
+		if (h->nv_dropped[i])
+			n += (size_t)snprintf(info->lost_why + n, len - n, "%s%s %llu",
+					      n ? ", " : "NVIDIA's driver dropped ",
+					      nv[i], (unsigned long long)h->nv_dropped[i]);
+}
+
 static void set_info(const struct tr_header *h, struct rp_info *info)
 {
 	memset(info, 0, sizeof(*info));
@@ -23,6 +42,9 @@ static void set_info(const struct tr_header *h, struct rp_info *info)
 	info->has_device_faults = h->types & (1ULL << UVM_EVENT_DEVICE_FAULT);
 	info->num_devices = h->num_devices;
 	info->prefetch_policy = h->prefetch_policy;
+	info->incomplete = h->completeness == TR_COMPLETE_NO;
+	info->lost = h->lost;
+	set_drops(h, info);
 	memcpy(info->command, h->command, sizeof(info->command));
 	info->command[sizeof(info->command) - 1] = '\0';
 }

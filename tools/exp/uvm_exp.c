@@ -7,7 +7,7 @@
  *   uvm-exp list
  *   uvm-exp run WORKLOAD [--size S] [--iters N] [--device D] [--oversub R]
  *                        [--policy K=V,...] [--seed N] [--json FILE]
- *                        [--cost K=V,...] [--timeline FILE]
+ *                        [--cost K=V,...] [--timeline FILE] [--allow-incomplete]
  *   uvm-exp sweep FILE [--out DIR]
  *
  * Exit status: 0 the run finished and its data checked out; 1 it failed
@@ -44,6 +44,7 @@ struct opts {
 	const char *json;
 	const char *timeline;
 	struct exp_cost cost;
+	bool allow_incomplete;
 };
 
 /*
@@ -101,6 +102,7 @@ static void usage(FILE *f)
 		"       uvm-exp run WORKLOAD [--size S] [--iters N] [--device D]\n"
 		"                            [--oversub R] [--policy K=V,...] [--seed N]\n"
 		"                            [--json FILE] [--cost K=V,...] [--timeline FILE]\n"
+		"                            [--allow-incomplete]\n"
 		"       uvm-exp sweep FILE [--out DIR]   (docs/experiments.md)\n"
 		"  WORKLOAD      a name of `uvm-exp list`, or replay:FILE (a trace,\n"
 		"                docs/replay.md)\n"
@@ -117,7 +119,8 @@ static void usage(FILE *f)
 		"  --cost P      cost model parameters, NAME=VALUE,... (batch_us,\n"
 		"                page_us, h2d_GBps, d2h_GBps, d2d_GBps, cpu_fault_us,\n"
 		"                evict_us; defaults measured on an H100)\n"
-		"  --timeline F  every migration and eviction as CSV lines\n");
+		"  --timeline F  every migration and eviction as CSV lines\n"
+		"  --allow-incomplete  replay a trace whose recording lost records\n");
 }
 
 /* A usage error: say it, return exit status 2. */
@@ -180,6 +183,10 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	for (i = 3; i < argc; i++) {
 		const char *a = argv[i], *v1 = i + 1 < argc ? argv[i + 1] : NULL;
 
+		if (!strcmp(a, "--allow-incomplete")) {
+			o->allow_incomplete = true;
+			continue;
+		}
 		if (!v1)
 			return bad("%s needs a value", a);
 		i++;
@@ -552,6 +559,9 @@ int exp_cmd_run(int argc, char **argv)
 	if (ret)
 		return ret;
 	w = exp_workload_find(o.workload);
+	/* a trace is checked before the device is touched */
+	if (w->takes_arg && exp_replay_check(exp_workload_arg(o.workload), o.allow_incomplete))
+		return 1;
 	if (cudaSetDevice(o.device) != cudaSuccess || uvm_runtime_context(&ctx)) {
 		fprintf(stderr, "uvm-exp: no device %d (is the module loaded?)\n", o.device);
 		return 2;
@@ -565,6 +575,7 @@ int exp_cmd_run(int argc, char **argv)
 	er.iters = o.iters;
 	er.device = o.device;
 	er.seed = o.seed;
+	er.allow_incomplete = o.allow_incomplete;
 	if (cudaStreamCreate(&er.stream) != cudaSuccess) {
 		fprintf(stderr, "uvm-exp: cudaStreamCreate failed\n");
 		return 1;

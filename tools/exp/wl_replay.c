@@ -470,15 +470,60 @@ static int keep_implicit(struct replay *rp)
 	return 0;
 }
 
+/*
+ * A recording that lost records (its header says so, or its overflow
+ * records do) would be replayed as a different program: refused unless
+ * the user asks for the rest (--allow-incomplete).
+ */
+static int incomplete(const char *path, const struct rp_info *info, uint64_t lost,
+		      bool allow, char *err, size_t len)
+{
+	uint64_t n = info->lost > lost ? info->lost : lost;
+
+	if (!info->incomplete && !lost)
+		return 0;
+	if (allow) {
+		fprintf(stderr, "uvm-exp: replay: %s: the recording lost %" PRIu64
+			" records; replaying the rest (--allow-incomplete)\n", path, n);
+		return 0;
+	}
+	snprintf(err, len, "%s: an incomplete recording: %" PRIu64 " records lost%s%s%s: "
+		 "its replay would be another program's; --allow-incomplete replays "
+		 "the rest", path, n, info->lost_why[0] ? " (" : "", info->lost_why,
+		 info->lost_why[0] ? ")" : "");
+	return -1;
+}
+
+int exp_replay_check(const char *path, bool allow)
+{
+	struct rp_info info;
+	struct rp_source *s;
+	char err[400];
+	int ret;
+
+	if (!path || !*path)
+		return 0;	/* the workload says what is missing */
+	s = rp_open(path, &info, err, sizeof(err));
+	if (!s) {
+		fprintf(stderr, "uvm-exp: replay: %s\n", err);
+		return -1;
+	}
+	ret = incomplete(path, &info, 0, allow, err, sizeof(err));
+	rp_close(s);
+	if (ret)
+		fprintf(stderr, "uvm-exp: replay: %s\n", err);
+	return ret;
+}
+
 static int check_trace(struct exp_run *r, struct replay *rp)
 {
 	if (rp->batches && !rp->device_faults)
 		return fail(r, -EBADMSG, "%s: %" PRIu64 " fault batches but no device_fault "
 			    "records: record with --events all to replay it", r->arg,
 			    rp->batches);
-	if (rp->lost)
-		fprintf(stderr, "uvm-exp: replay: %s: the recording lost %" PRIu64
-			" records; the replay redoes the rest\n", r->arg, rp->lost);
+	if (incomplete(r->arg, &rp->info, rp->lost, r->allow_incomplete, r->error,
+		       sizeof(r->error)))
+		return -EBADMSG;
 	return map_devices(r, rp);
 }
 
