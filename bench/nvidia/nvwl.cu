@@ -528,6 +528,146 @@ static int w_pingpong(struct run *r)
 	return 0;
 }
 
+/* Pareto(@xm, 2) lengths cut at 256, as uvm-exp's spmv and bfs draw them. */
+static size_t pareto_len(uint64_t h, double xm)
+{
+	double u = ((double)(h >> 11) + 1.0) / 9007199254740992.0;
+	size_t len = (size_t)(xm / sqrt(u));
+
+	return len > 256 ? 256 : len;
+}
+
+__global__ void k_spmv(const uint64_t *row_ptr, const uint32_t *col, const uint64_t *val,
+		       const uint64_t *x, uint64_t *y, size_t nrows)
+{
+	for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < nrows;
+	     i += (size_t)gridDim.x * blockDim.x) {
+		uint64_t s = 0;
+
+		for (uint64_t e = row_ptr[i]; e < row_ptr[i + 1]; e++)
+			s += val[e] * x[col[e]];
+		y[i] = s;
+	}
+}
+
+/* uvm-exp's spmv: y = A x, CSR, power-law rows (mean about 15), uint64. */
+static int w_spmv(struct run *r)
+{
+	size_t nrows = r->size / 210 / 8 * 8, nnz = 0, i, e;
+	uint64_t *rp = (uint64_t *)malloc((nrows + 1) * 8), *row_ptr, *val, *x, *y;
+	uint32_t *col;
+
+	for (i = 0; i < nrows; i++) {
+		rp[i] = nnz;
+		nnz += pareto_len(mix64(r->seed ^ (i << 1)), 8.0);
+	}
+	rp[nrows] = nnz;
+	row_ptr = (uint64_t *)managed(r, (nrows + 1) * 8);
+	col = (uint32_t *)managed(r, nnz * 4);
+	val = (uint64_t *)managed(r, nnz * 8);
+	x = (uint64_t *)managed(r, nrows * 8);
+	y = (uint64_t *)managed(r, nrows * 8);
+	memcpy(row_ptr, rp, (nrows + 1) * 8);
+	for (e = 0; e < nnz; e++) {
+		col[e] = (uint32_t)(mix64(r->seed + 3 * e) % nrows);
+		val[e] = mix64(e) | 1;
+	}
+	for (i = 0; i < nrows; i++)
+		x[i] = mix64(i + 7);
+	for (unsigned int it = 0; it < r->iters; it++) {
+		timed_begin(r);
+		k_spmv<<<blocks(nrows), 256>>>(row_ptr, col, val, x, y, nrows);
+		timed_end(r, "spmv");
+	}
+	for (i = 0; i < nrows; i++) {
+		uint64_t want = 0;
+
+		for (e = rp[i]; e < rp[i + 1]; e++)
+			want += val[e] * x[col[e]];
+		if (y[i] != want) {
+			free(rp);
+			return fail(r->name, i, (double)y[i], (double)want);
+		}
+	}
+	free(rp);
+	return 0;
+}
+
+/* One BFS level: vertices at @depth of @pass visit their neighbours. */
+__global__ void k_bfs(const uint64_t *off, const uint32_t *adj, unsigned long long *level,
+		      size_t nv, uint64_t pass, uint64_t depth, int *more)
+{
+	uint64_t mine = (pass << 32) | depth;
+
+	for (size_t v = blockIdx.x * (size_t)blockDim.x + threadIdx.x; v < nv;
+	     v += (size_t)gridDim.x * blockDim.x) {
+		if (level[v] != mine)
+			continue;
+		for (uint64_t e = off[v]; e < off[v + 1]; e++) {
+			unsigned long long *t = &level[adj[e]];
+
+			if ((*t >> 32) < pass) {
+				*t = mine + 1;
+				*more = 1;
+			}
+		}
+	}
+}
+
+/* uvm-exp's bfs: level-synchronous BFS from vertex 0, power-law out-degrees. */
+static int w_bfs(struct run *r)
+{
+	size_t nv = r->size / 46, ne = 0, v, e;
+	uint64_t *ho = (uint64_t *)malloc((nv + 1) * 8), *off;
+	unsigned long long *level;
+	uint32_t *adj;
+	int *more, hmore;
+	uint64_t depth = 0;
+
+	for (v = 0; v < nv; v++) {
+		ho[v] = ne;
+		ne += pareto_len(mix64(r->seed ^ (v << 1) ^ 1), 4.0);
+	}
+	ho[nv] = ne;
+	off = (uint64_t *)managed(r, (nv + 1) * 8);
+	adj = (uint32_t *)managed(r, ne * 4);
+	level = (unsigned long long *)managed(r, nv * 8);
+	memcpy(off, ho, (nv + 1) * 8);
+	for (e = 0; e < ne; e++)
+		adj[e] = (uint32_t)(mix64(r->seed * 31 + e) % nv);
+	memset(level, 0, nv * 8);
+	CK(cudaMalloc(&more, sizeof(*more)));
+	for (uint64_t pass = 1; pass <= r->iters; pass++) {
+		unsigned long long root = pass << 32;
+
+		CK(cudaMemcpy(level, &root, 8, cudaMemcpyHostToDevice));
+		for (depth = 0, hmore = 1; hmore; depth++) {
+			CK(cudaMemset(more, 0, sizeof(*more)));
+			timed_begin(r);
+			k_bfs<<<blocks(nv), 256>>>(off, adj, level, nv, pass, depth, more);
+			timed_end(r, "bfs");
+			CK(cudaMemcpy(&hmore, more, sizeof(hmore), cudaMemcpyDeviceToHost));
+		}
+	}
+	CK(cudaFree(more));
+	/* every vertex reached in the last pass sits one level below a neighbour */
+	for (v = 0; v < nv; v++) {
+		uint64_t lv = level[v];
+
+		if (lv >> 32 != r->iters)
+			continue;
+		for (e = ho[v]; e < ho[v + 1]; e++)
+			if ((level[adj[e]] >> 32) != r->iters ||
+			    (level[adj[e]] & 0xffffffffULL) > (lv & 0xffffffffULL) + 1) {
+				free(ho);
+				return fail(r->name, adj[e], (double)(level[adj[e]] & 0xffffffff),
+					    (double)((lv & 0xffffffff) + 1));
+			}
+	}
+	free(ho);
+	return 0;
+}
+
 static int w_gather_u(struct run *r) { return w_gather(r, 0); }
 static int w_gather_z(struct run *r) { return w_gather(r, 1); }
 static int w_scatter_u(struct run *r) { return w_scatter(r, 0); }
@@ -553,6 +693,8 @@ static const struct {
 	{ "gather_zipf", w_gather_z, 32 * MIB, "out[j] = table[Zipf(0.99)]" },
 	{ "scatter", w_scatter_u, 32 * MIB, "table[uniform random] += add[j]" },
 	{ "scatter_zipf", w_scatter_z, 32 * MIB, "table[Zipf(0.99)] += add[j]" },
+	{ "spmv", w_spmv, 32 * MIB, "y = A x, CSR with power-law rows (uint64)" },
+	{ "bfs", w_bfs, 32 * MIB, "BFS from vertex 0 of a power-law graph, a kernel a depth" },
 	{ "matmul", w_matmul, 32 * MIB, "C = A x B, 16 x 16 shared-memory tiles" },
 	{ "pingpong", w_pingpong, 32 * MIB, "GPU adds 1 everywhere, then the CPU to every 4th page" },
 };
