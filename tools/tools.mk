@@ -93,6 +93,14 @@ $(NVREC_SO): $(TRACE_DIR)/shim/nvrec_shim.c $(TRACE_DIR)/nvuvm.h $(TOOLS_DIR)/to
 	$(CC) $(filter-out -MMD -MP,$(TOOLS_CFLAGS)) -fPIC -shared -fvisibility=hidden \
 		-o $@ $< -ldl -lpthread
 
+# Host-side checks of record-nvidia and import nvuvm on the real records of
+# bench/nvidia/recordings/ (no GPU, module or VM needed): TAP, exit 1 on a
+# failure (docs/fidelity.md "Tests").
+.PHONY: trace-nvidia-test
+trace-nvidia-test: $(TRACE_BIN) $(REPLAY_BIN) $(NVREC_SO)
+	@$(TOOLS_DIR)/tests/trace_nvidia_check | tee $(BUILD)/trace-nvidia-test.tap | \
+		grep -v '^ok '; ! grep -q '^not ok' $(BUILD)/trace-nvidia-test.tap
+
 # tools/tests/trace_record_check.vm and trace_import_check.vm run it.
 $(BUILD)/tests/trace_record_check: $(TRACE_BIN)
 $(BUILD)/tests/trace_replay_check: $(TRACE_BIN) $(REPLAY_BIN)
