@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * nvuvm.h - what uvm-trace knows of NVIDIA's UVM tools interface
- * (/dev/nvidia-uvm-tools of the nvidia-uvm module, open driver 550 and
+ * (/dev/nvidia-uvm-tools of the nvidia-uvm module, open driver 565 and
  * later; read from kernel-open/nvidia-uvm/uvm_tools.c, uvm_ioctl.h,
  * uvm_linux_ioctl.h and uvm_types.h of github.com/NVIDIA/open-gpu-kernel-
  * modules, 580.x), written here from those sources' description; and the

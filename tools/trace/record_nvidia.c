@@ -214,7 +214,7 @@ static void nvr_fill_capture(struct nvr *r)
 }
 
 /*
- * The driver this was written for: the V2 records of 550 and later
+ * The driver this was written for: the V2 tracker of 565 and later
  * (checked on 580). Another major version is recorded, every record
  * checked (a layout that differs stops the conversion), with a warning.
  */
@@ -225,9 +225,9 @@ static void nvr_check_driver(const char *version)
 	if (!version[0])
 		fprintf(stderr, "uvm-trace record-nvidia: warning: NVIDIA's driver version "
 			"is unknown (no /sys/module/nvidia_uvm/version)\n");
-	else if (major < 550 || major > 599)
+	else if (major < 565 || major > 599)
 		fprintf(stderr, "uvm-trace record-nvidia: warning: NVIDIA driver %s: the "
-			"tools interface was read from 580's source (550..599 share it); "
+			"tools interface was read from 580's source (565..599 share it); "
 			"every record is checked and a difference stops the conversion\n",
 			version);
 }
@@ -327,7 +327,7 @@ static int nvr_ioctl(int fd, unsigned long cmd, void *p, uint32_t *st, const cha
 		if (errno == EINVAL || errno == ENOTTY)
 			fprintf(stderr, "uvm-trace record-nvidia: %s: this driver's tools "
 				"interface has no such ioctl (%lu): it is not the one "
-				"uvm-trace was written for (NVIDIA 550..599)\n", what, cmd);
+				"uvm-trace was written for (NVIDIA 565..599)\n", what, cmd);
 		else
 			fprintf(stderr, "uvm-trace record-nvidia: %s: %s\n", what,
 				strerror(errno));
