@@ -455,13 +455,16 @@ static void nvr_hello(struct nvr *r, const struct nvrec_msg *m, const int *fds, 
 	t->uvm_fd = fds[0];
 	t->priv = fds[1];
 	t->pid = m->pid;
-	if (nvr_bind(t, r->queue)) {
-		fprintf(stderr, "uvm-trace record-nvidia: process %u is not recorded\n", m->pid);
-		r->failed = 1;
-	} else if (!r->hdr.pid || m->pid == (uint32_t)r->child) {
-		r->hdr.pid = m->pid;
+	if (!nvr_bind(t, r->queue)) {
+		if (!r->hdr.pid || m->pid == (uint32_t)r->child)
+			r->hdr.pid = m->pid;
+		send(t->priv, &ack, sizeof(ack), MSG_NOSIGNAL);
+		return;
 	}
+	fprintf(stderr, "uvm-trace record-nvidia: process %u is not recorded\n", m->pid);
+	r->failed = 1;
 	send(t->priv, &ack, sizeof(ack), MSG_NOSIGNAL);
+	nvr_release(t);		/* the program goes on, unrecorded */
 }
 
 /* Every message waiting on @sock (a tracker's, or the main one if !@t). */
@@ -472,11 +475,12 @@ static int nvr_messages(struct nvr *r, int sock, struct nvr_tracker *t)
 	ssize_t n;
 
 	while (!ret && (n = nvr_recv(sock, &m, fds, &nfds)) != -2) {
-		if (n <= 0) {
-			if (t) {
-				close(t->priv);
+		if (n <= 0) {	/* every process holding it is gone */
+			close(sock);
+			if (t)
 				t->priv = -1;
-			}
+			else
+				r->sock = -1;
 			return 0;
 		}
 		if (n != sizeof(m)) {
@@ -499,7 +503,7 @@ static int nvr_messages(struct nvr *r, int sock, struct nvr_tracker *t)
 static int nvr_round(struct nvr *r)
 {
 	unsigned int i;
-	int ret = nvr_messages(r, r->sock, NULL);
+	int ret = r->sock >= 0 ? nvr_messages(r, r->sock, NULL) : 0;
 
 	for (i = 0; i < r->nt && !ret; i++) {
 		if (r->t[i].priv >= 0)
@@ -515,7 +519,8 @@ static void nvr_wait(struct nvr *r)
 	struct pollfd p[1 + 2 * NVR_TRACKERS];
 	unsigned int i, n = 0;
 
-	p[n++] = (struct pollfd){ .fd = r->sock, .events = POLLIN };
+	if (r->sock >= 0)
+		p[n++] = (struct pollfd){ .fd = r->sock, .events = POLLIN };
 	for (i = 0; i < r->nt; i++) {
 		if (r->t[i].priv >= 0)
 			p[n++] = (struct pollfd){ .fd = r->t[i].priv, .events = POLLIN };
@@ -608,11 +613,8 @@ static int nvr_spawn(struct nvr *r, const char *shim)
 		close(sv[1]);
 		return -errno;
 	}
-	if (!r->child) {
-		close(sv[0]);
-		fclose(r->cap);
+	if (!r->child)		/* the capture and sv[0] close on exec */
 		nvr_exec(r, shim, sv[1]);
-	}
 	close(sv[1]);
 	r->sock = sv[0];
 	return 0;
@@ -733,7 +735,8 @@ static int nvr_record(struct nvr *r, const char *shim)
 	}
 	r->hdr.pid = (uint32_t)r->child;
 	st = nvr_follow(r);
-	close(r->sock);
+	if (r->sock >= 0)
+		close(r->sock);
 	r->hdr.end_raw_ns = now_ns(CLOCK_MONOTONIC_RAW);
 	r->hdr.finished = 1;
 	if (!r->nt) {
