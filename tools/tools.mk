@@ -117,11 +117,30 @@ NVCC		?= $(CUDA_HOME)/bin/nvcc
 NVCC_ARCH	?= -arch=sm_90
 NVWL_BIN	:= $(BUILD)/nvidia/nvwl
 HAVE_CUDA	:= $(if $(and $(wildcard $(NVCC)),$(wildcard $(CUDA_HOME)/include/cuda_runtime.h)),1)
+# record-nvidia's kernel launches: a CUDA injection library on CUPTI
+# (tools/trace/cupti/), beside uvm-trace; built where CUPTI is.
+CUPTI_INC	:= $(firstword $(dir $(wildcard $(CUDA_HOME)/include/cupti.h \
+				$(CUDA_HOME)/extras/CUPTI/include/cupti.h)))
+CUPTI_LIB	:= $(firstword $(dir $(wildcard $(CUDA_HOME)/lib64/libcupti.so \
+				$(CUDA_HOME)/extras/CUPTI/lib64/libcupti.so)))
+NVCUPTI_SO	:= $(TOOLS_OUT)/libuvm-nvcupti.so
 
 .PHONY: nvidia
 tools: nvidia
 ifeq ($(HAVE_CUDA),1)
 nvidia: $(NVWL_BIN)
+ifneq ($(and $(CUPTI_INC),$(CUPTI_LIB)),)
+nvidia: $(NVCUPTI_SO)
+
+$(NVCUPTI_SO): $(TRACE_DIR)/cupti/nvrec_cupti.c $(TOOLS_DIR)/tools.mk
+	@mkdir -p $(@D)
+	$(CC) $(filter-out -MMD -MP,$(TOOLS_CFLAGS)) -isystem $(CUPTI_INC) \
+		-isystem $(CUDA_HOME)/include -fPIC -shared -fvisibility=hidden -o $@ $< \
+		-L$(CUPTI_LIB) -lcupti -Wl,-rpath,$(CUPTI_LIB)
+else
+nvidia:
+	@echo "tools: no CUPTI under $(CUDA_HOME): record-nvidia will not record kernel launches"
+endif
 
 $(NVWL_BIN): $(TOP)/bench/nvidia/nvwl.cu $(TOOLS_DIR)/tools.mk
 	@mkdir -p $(@D)

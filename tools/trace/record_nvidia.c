@@ -48,11 +48,13 @@
 
 #include "import.h"
 #include "nvuvm.h"
+#include "record_kernels.h"
 
 #define NVR_TRACKERS	16		/* processes followed */
 #define NVR_QUEUE	(1U << 19)	/* entries of a queue (36 MiB) */
 #define NVR_POLL_MS	5
 #define NVR_SHIM	"libuvm-nvrec.so"
+#define NVR_CUPTI	"libuvm-nvcupti.so"	/* built where CUPTI is */
 
 struct nvr_tracker {
 	int tools_fd, uvm_fd, priv;	/* priv: the library's socket, -1 at EOF */
@@ -67,6 +69,9 @@ struct nvr {
 	const char *out, *raw;
 	char **cmd;
 	uint32_t queue;
+	int no_kernels;
+	char cupti[PATH_MAX];		/* the injection library, or "" */
+	char kprefix[PATH_MAX];		/* its files: kprefix.<pid> */
 	char cap_path[PATH_MAX];
 	FILE *cap;
 	struct nv_capture hdr;
@@ -96,12 +101,15 @@ static uint64_t now_ns(clockid_t clk)
 static int nvr_usage(FILE *f, int st)
 {
 	fprintf(f,
-		"usage: uvm-trace record-nvidia [-o FILE] [--raw CAP] [--queue N] -- CMD [ARGS...]\n"
+		"usage: uvm-trace record-nvidia [-o FILE] [--raw CAP] [--queue N] [--no-kernels]\n"
+		"                               -- CMD [ARGS...]\n"
 		"  records CMD's managed-memory events from NVIDIA's driver (its UVM tools\n"
-		"  interface, /dev/nvidia-uvm-tools) into FILE (default uvm.trace)\n"
+		"  interface, /dev/nvidia-uvm-tools) into FILE (default uvm.trace), and its\n"
+		"  kernel launches (CUPTI) into FILE.kernels\n"
 		"  --raw CAP   also keep the driver's records as captured (uvm-trace import\n"
 		"              nvuvm CAP makes the trace again)\n"
 		"  --queue N   entries of each event queue, a power of two (default %u)\n"
+		"  --no-kernels  do not record kernel launches\n"
 		"docs/fidelity.md says what is recorded and how.\n", NVR_QUEUE);
 	return st;
 }
@@ -112,6 +120,7 @@ static int nvr_parse(int argc, char **argv, struct nvr *r)
 		{ "output", required_argument, NULL, 'o' },
 		{ "raw", required_argument, NULL, 'r' },
 		{ "queue", required_argument, NULL, 'q' },
+		{ "no-kernels", no_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -138,6 +147,9 @@ static int nvr_parse(int argc, char **argv, struct nvr *r)
 				return TR_EXIT_USAGE;
 			}
 			r->queue = (uint32_t)q;
+			break;
+		case 'k':
+			r->no_kernels = 1;
 			break;
 		case 'h':
 			return nvr_usage(stdout, -1);
@@ -556,10 +568,10 @@ static int nvr_finish_trackers(struct nvr *r)
 
 /* ---- the command ---- */
 
-/* The library: $UVM_NVREC_LIB, or beside uvm-trace, or ../lib/uvm/. */
-static int nvr_find_shim(char *buf, size_t len)
+/* Library @name: $@var, or beside uvm-trace, or ../lib/uvm/. */
+static int nvr_find_lib(char *buf, size_t len, const char *var, const char *name)
 {
-	const char *env = getenv("UVM_NVREC_LIB");
+	const char *env = getenv(var);
 	char exe[PATH_MAX];
 	ssize_t n;
 	char *slash;
@@ -576,9 +588,9 @@ static int nvr_find_shim(char *buf, size_t len)
 	if (!slash)
 		return -1;
 	*slash = '\0';
-	if (snprintf(buf, len, "%s/%s", exe, NVR_SHIM) < (int)len && !access(buf, R_OK))
+	if (snprintf(buf, len, "%s/%s", exe, name) < (int)len && !access(buf, R_OK))
 		return 0;
-	if (snprintf(buf, len, "%s/../lib/uvm/%s", exe, NVR_SHIM) >= (int)len)
+	if (snprintf(buf, len, "%s/../lib/uvm/%s", exe, name) >= (int)len)
 		return -1;
 	return access(buf, R_OK) ? -1 : 0;
 }
@@ -593,6 +605,10 @@ static void nvr_exec(struct nvr *r, const char *shim, int sock)
 		_exit(127);
 	setenv("LD_PRELOAD", val, 1);
 	setenv(NVREC_SOCK_ENV, num, 1);
+	if (r->cupti[0]) {
+		setenv("CUDA_INJECTION64_PATH", r->cupti, 1);
+		setenv(NVK_ENV, r->kprefix, 1);
+	}
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	execvp(r->cmd[0], r->cmd);
@@ -692,6 +708,50 @@ static int nvr_convert(struct nvr *r)
 	return ret ? -1 : 0;
 }
 
+/* Kernel launches through CUPTI, if it can be: why not, said once. */
+static void nvr_kernels_setup(struct nvr *r)
+{
+	const char *why = NULL;
+
+	if (r->no_kernels)
+		return;
+	if (getenv("CUDA_INJECTION64_PATH"))
+		why = "CUDA_INJECTION64_PATH is set already (the program's own injection)";
+	else if (nvr_find_lib(r->cupti, sizeof(r->cupti), "UVM_NVCUPTI_LIB", NVR_CUPTI))
+		why = NVR_CUPTI " was not built (no CUPTI where uvm-trace was built)";
+	else if (snprintf(r->kprefix, sizeof(r->kprefix), "%s.kernels.tmp", r->out) >=
+		 (int)sizeof(r->kprefix))
+		why = "the output's name is too long";
+	if (why) {
+		r->cupti[0] = '\0';
+		fprintf(stderr, "uvm-trace record-nvidia: kernel launches not recorded: %s\n",
+			why);
+	}
+}
+
+/* FILE.kernels from the processes' files; a failure costs only the kernels. */
+static void nvr_kernels_finish(struct nvr *r)
+{
+	char out[PATH_MAX + 16];
+	uint64_t n = 0, dropped = 0;
+	int ret;
+
+	if (!r->cupti[0])
+		return;
+	if (r->failed) {
+		nvk_discard(r->kprefix);
+		return;
+	}
+	snprintf(out, sizeof(out), "%s.kernels", r->out);
+	ret = nvk_merge(r->kprefix, out, &n, &dropped);
+	if (ret == -ENOENT)
+		fprintf(stderr, "uvm-trace record-nvidia: kernel launches not recorded: "
+			"CUDA did not load %s\n", r->cupti);
+	else if (!ret)
+		fprintf(stderr, "uvm-trace record-nvidia: %" PRIu64 " kernel launches to %s%s\n",
+			n, out, dropped ? " (INCOMPLETE: CUPTI dropped some)" : "");
+}
+
 /* Nothing to record with: say why, before CMD runs. */
 static int nvr_preflight(char *shim, size_t len)
 {
@@ -705,7 +765,7 @@ static int nvr_preflight(char *shim, size_t len)
 		return -1;
 	}
 	close(fd);
-	if (nvr_find_shim(shim, len)) {
+	if (nvr_find_lib(shim, len, "UVM_NVREC_LIB", NVR_SHIM)) {
 		fprintf(stderr, "uvm-trace record-nvidia: %s not found beside uvm-trace "
 			"(or in $UVM_NVREC_LIB): make tools builds it\n", NVR_SHIM);
 		return -1;
@@ -719,6 +779,7 @@ static int nvr_record(struct nvr *r, const char *shim)
 
 	nvr_fill_capture(r);
 	nvr_check_driver(r->hdr.driver_version);
+	nvr_kernels_setup(r);
 	ret = nvr_cap_open(r);
 	if (ret) {
 		fprintf(stderr, "uvm-trace record-nvidia: %s: %s\n", r->cap_path,
@@ -756,6 +817,7 @@ static int nvr_record(struct nvr *r, const char *shim)
 		if (nvr_convert(r))
 			r->failed = 1;
 	}
+	nvr_kernels_finish(r);
 	if (r->failed)
 		fprintf(stderr, "uvm-trace record-nvidia: no trace written\n");
 remove:
