@@ -88,10 +88,15 @@ test:
 	  mkdir -p $(BUILD)/test-results/host; \
 	  $(MAKE) --no-print-directory -s abi-test >$(BUILD)/test-results/host/abi.tap 2>&1; \
 	  echo $$? >$(BUILD)/test-results/host/abi.status; \
+	  $(MAKE) --no-print-directory -s trace-nvidia-test >/dev/null 2>&1; \
+	  cp $(BUILD)/trace-nvidia-test.tap $(BUILD)/test-results/host/trace_nvidia.tap 2>/dev/null; \
+	  grep -q '^not ok' $(BUILD)/test-results/host/trace_nvidia.tap 2>/dev/null; \
+	  echo $$(( $$? == 0 )) >$(BUILD)/test-results/host/trace_nvidia.status; \
 	  if $(MAKE) --no-print-directory check; then extra=; else extra=make-check; fi; \
 	  $(TOP)/tests/run-suite --kernels "$(KERNELS)" --jobs $(SUITE_JOBS) $(SUITE_ARGS) \
 	    --budget $(TEST_BUDGET) --since $$t0 --cache-seconds $$((t1 - t0)) \
 	    --host-tap $(BUILD)/test-results/host/abi.tap \
+	    --host-tap $(BUILD)/test-results/host/trace_nvidia.tap \
 	    $${extra:+--also-failed $$extra}
 
 # The whole matrix: every group and every test on every kernel (before a
