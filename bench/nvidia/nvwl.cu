@@ -10,7 +10,8 @@
  * The basic cases (128 MiB unless --size): a GPU sweep after CPU
  * initialisation, prefetch then sweep, a CPU pass after the GPU's,
  * read-mostly reads, GPU first touch, a CPU/GPU ping-pong on a few pages,
- * preferred location CPU with accessed-by GPU. The uvm-exp workloads
+ * preferred location CPU with accessed-by GPU; and, on a host of two GPUs,
+ * a peer case (GPU 0 then GPU 1 on the same data). The uvm-exp workloads
  * (tools/exp/wl_*.c; 32 MiB and 3 iterations, as uvm-exp run's defaults):
  * the same names, arrays, sizes and access shapes, as __global__ kernels.
  * Their random indices come from a generator of the same kind (a 64-bit
@@ -28,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define MIB		(1024ULL * 1024)
 #define MAX_MANAGED	(2048 * MIB)
@@ -385,6 +387,56 @@ static int c_pref_cpu_accessed_by(struct run *r)
 	return check_on_gpu(x, n, 1, r->name);
 }
 
+static double host_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* @x incremented by a kernel on @dev, timed on the host (events are per device). */
+static void inc_on(struct run *r, int dev, double *x, size_t n, const char *name)
+{
+	double t0;
+
+	CK(cudaSetDevice(dev));
+	t0 = host_ms();
+	k_inc<<<blocks(n), 256>>>(x, n);
+	CK(cudaGetLastError());
+	CK(cudaDeviceSynchronize());
+	if (r->nk < MAX_KERNELS) {
+		r->k[r->nk].name = name;
+		r->k[r->nk++].ms = (float)(host_ms() - t0);
+	}
+}
+
+/* Two GPUs: GPU 0 sweeps CPU-initialised data, then GPU 1 (peer access on). */
+static int c_peer(struct run *r)
+{
+	size_t n = r->size / sizeof(double);
+	int ndev = 0, can = 0;
+	double *x;
+
+	CK(cudaGetDeviceCount(&ndev));
+	if (ndev < 2) {
+		fprintf(stderr, "nvwl: peer needs two GPUs (%d here)\n", ndev);
+		return 2;
+	}
+	CK(cudaDeviceCanAccessPeer(&can, 1, 0));
+	if (can) {
+		CK(cudaSetDevice(1));
+		CK(cudaDeviceEnablePeerAccess(0, 0));
+		CK(cudaSetDevice(0));
+		CK(cudaDeviceEnablePeerAccess(1, 0));
+	}
+	x = (double *)managed(r, r->size);
+	cpu_init(x, n);
+	inc_on(r, 0, x, n, "inc_gpu0");
+	inc_on(r, 1, x, n, "inc_gpu1");
+	return check_on_gpu(x, n, 2, r->name);
+}
+
 /* ---- uvm-exp's workloads ---- */
 
 static int w_triad(struct run *r)
@@ -686,6 +738,7 @@ static const struct {
 	{ "gpu_first_touch", c_gpu_first_touch, 128 * MIB, "the GPU writes untouched managed memory" },
 	{ "pingpong_pages", c_pingpong_pages, 16384, "4 pages: GPU then CPU add 1, 200 rounds" },
 	{ "pref_cpu_accessed_by", c_pref_cpu_accessed_by, 128 * MIB, "preferred location CPU, accessed by the GPU; GPU sweep" },
+	{ "peer", c_peer, 64 * MIB, "two GPUs: GPU 0 then GPU 1 add 1 (peer access on)" },
 	{ "triad", w_triad, 32 * MIB, "a = b + 3c over three arrays" },
 	{ "stencil2d", w_stencil2d, 32 * MIB, "5-point sums over an N x N grid" },
 	{ "stencil3d", w_stencil3d, 32 * MIB, "7-point sums over an N x N x N grid" },
