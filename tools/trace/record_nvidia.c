@@ -576,8 +576,9 @@ static int nvr_find_lib(char *buf, size_t len, const char *var, const char *name
 	ssize_t n;
 	char *slash;
 
-	if (env) {
-		snprintf(buf, len, "%s", env);
+	if (env) {	/* absolute: the program may change directory */
+		if (len < PATH_MAX || !realpath(env, buf))
+			return -1;
 		return access(buf, R_OK) ? -1 : 0;
 	}
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
@@ -656,6 +657,12 @@ static int nvr_follow(struct nvr *r)
 		w = waitpid(r->child, &st, WNOHANG);
 		if (w == r->child)
 			break;
+		if (w < 0 && errno != EINTR) {
+			fprintf(stderr, "uvm-trace record-nvidia: waiting for %s: %s\n",
+				r->cmd[0], strerror(errno));
+			st = 1 << 8;	/* as an exit status of 1 */
+			break;
+		}
 	}
 	if (nvr_finish_trackers(r) || werr)
 		r->failed = 1;
@@ -679,10 +686,14 @@ static void nvr_say_drops(const struct nv_capture *h)
 		return;
 	fprintf(stderr, "uvm-trace record-nvidia: INCOMPLETE: the driver's queue was full "
 		"and it dropped %" PRIu64 " events:", total);
-	for (i = 0; i < NV_TYPES_ALL; i++)
-		if (h->dropped[i])
-			fprintf(stderr, " %s %" PRIu64, i <= NV_TYPE_MAX ? names[i] : "type",
-				h->dropped[i]);
+	for (i = 0; i < NV_TYPES_ALL; i++) {
+		if (!h->dropped[i])
+			continue;
+		if (i <= NV_TYPE_MAX)
+			fprintf(stderr, " %s %" PRIu64, names[i], h->dropped[i]);
+		else
+			fprintf(stderr, " type %u: %" PRIu64, i, h->dropped[i]);
+	}
 	fprintf(stderr, " (a larger --queue helps); uvm-replay refuses the trace "
 		"without --allow-incomplete\n");
 }
@@ -852,6 +863,7 @@ int tr_record_nvidia_main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGCHLD, SIG_DFL);	/* an inherited SIG_IGN would reap CMD unseen */
 	ret = nvr_record(r, shim);
 	free(r);
 	return ret;
