@@ -147,5 +147,5 @@ $(NVWL_BIN): $(TOP)/bench/nvidia/nvwl.cu $(TOOLS_DIR)/tools.mk
 	$(NVCC) -O2 $(NVCC_ARCH) -Xcompiler -Wall,-Wextra,-Werror -o $@ $<
 else
 nvidia:
-	@echo "tools: no CUDA at $(CUDA_HOME) (nvcc, cuda_runtime.h): skipping bench/nvidia (the CUDA workloads)"
+	@echo "tools: no CUDA at $(CUDA_HOME) (nvcc, cuda_runtime.h): skipping bench/nvidia (the CUDA workloads) and libuvm-nvcupti.so (record-nvidia's kernel launches)"
 endif
