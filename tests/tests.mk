@@ -28,7 +28,7 @@ TEST_BINS	:= $(addprefix $(TEST_OUT)/,$(TEST_NAMES))
 # those two are silenced for test code only. uapi/uvm.h includes <drm.h>
 # (libdrm's copy); include/uapi comes last so it never shadows system headers.
 TEST_CFLAGS	:= -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare -O2 -g \
-		   -pthread -D_GNU_SOURCE -MMD -MP -I$(UVM_CACHE)/selftests -I$(TOP)/include \
+		   -pthread -D_GNU_SOURCE -MMD -MP -I$(TEST_DIR)/include -I$(UVM_CACHE)/selftests -I$(TOP)/include \
 		   -idirafter $(TOP)/include/uapi \
 		   $(shell pkg-config --cflags libdrm 2>/dev/null)
 TEST_CFLAGS	+= $(EXTRA_TEST_CFLAGS)
