@@ -9,7 +9,7 @@
  * (at least 20 ms, at most 200 ms), checks the child is still inside the
  * ioctl (it has not reported the end; progress counters moved where there
  * are some), sends SIGKILL and requires the child to be reaped within
- * REAP_MS. A child that is not is shown (/proc/PID/stack, wchan) and the
+ * REAP_MS (times $UVM_TEST_TIMEOUT_SCALE). A child that is not is shown (/proc/PID/stack, wchan) and the
  * test fails. Afterwards the device memory the child held is free again
  * and the parent's own managed data (half on a device the child
  * oversubscribes, half on the host) reads back intact from the CPU and
@@ -29,6 +29,7 @@
 
 #include "kselftest_harness.h"
 #include "alloc_util.h"
+#include "uvm_time_scale.h"
 
 #define REAP_MS		5000	/* under TCG; on hardware it is milliseconds */
 #define OWN_LEN		(8 * MIB)
@@ -246,15 +247,16 @@ static void show_task(pid_t pid)
 static long kill_and_reap(pid_t pid)
 {
 	int64_t t0 = now_ns();
+	int reap_ms = REAP_MS * uvm_test_timeout_scale();
 	int status;
 
 	kill(pid, SIGKILL);
-	while (now_ns() - t0 < REAP_MS * 1000000LL) {
+	while (now_ns() - t0 < reap_ms * 1000000LL) {
 		if (waitpid(pid, &status, WNOHANG) == pid)
 			return (now_ns() - t0) / 1000000;
 		usleep(2000);
 	}
-	printf("# child %d not reaped %d ms after SIGKILL\n", pid, REAP_MS);
+	printf("# child %d not reaped %d ms after SIGKILL\n", pid, reap_ms);
 	show_task(pid);
 	fflush(stdout);
 	waitpid(pid, &status, 0);

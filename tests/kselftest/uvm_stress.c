@@ -37,7 +37,8 @@
  *   --minutes M                         the same in minutes
  *   --seed N       UVM_STRESS_SEED      (default: time-based, printed)
  *   --workers N    UVM_STRESS_WORKERS   (default 6, at most 16)
- *   --reap S       UVM_STRESS_REAP_S    bound to reap a killed worker (10)
+ *   --reap S       UVM_STRESS_REAP_S    bound to reap a killed worker (10 times
+ *                                       $UVM_TEST_TIMEOUT_SCALE)
  *   --hang S       UVM_STRESS_HANG_S    a worker without progress (180)
  *   --no-hostreg   UVM_STRESS_NO_HOSTREG=1  no HOST_REGISTER operations
  *   --hostreg-race UVM_STRESS_HOSTREG_RACE=1  also HOST_REGISTER racing a
@@ -59,6 +60,7 @@
 
 #include "kselftest.h"
 #include "alloc_util.h"
+#include "uvm_time_scale.h"
 
 #define MAXW		16
 #define MAXT		2
@@ -1717,7 +1719,8 @@ int main(int argc, char **argv)
 		s.nworkers = 1;
 	if (s.nworkers > MAXW)
 		s.nworkers = MAXW;
-	s.reap_s = opt_num(argc, argv, "--reap", "UVM_STRESS_REAP_S", 10);
+	s.reap_s = opt_num(argc, argv, "--reap", "UVM_STRESS_REAP_S",
+			   10 * uvm_test_timeout_scale());
 	s.hang_s = opt_num(argc, argv, "--hang", "UVM_STRESS_HANG_S", 180);
 	s.hostreg = !has_flag(argc, argv, "--no-hostreg") &&
 		    !(getenv("UVM_STRESS_NO_HOSTREG") &&

@@ -13,17 +13,12 @@
 #ifndef UVM_KSELFTEST_HARNESS_WRAPPER_H
 #define UVM_KSELFTEST_HARNESS_WRAPPER_H
 
-#include <stdlib.h>
 #include <unistd.h>
+#include "uvm_time_scale.h"
 
 static inline unsigned int uvm_test_scaled_alarm(unsigned int seconds)
 {
-	const char *v = getenv("UVM_TEST_TIMEOUT_SCALE");
-	unsigned long k = v ? strtoul(v, NULL, 10) : 1;
-
-	if (k < 1 || k > 100)
-		k = 1;
-	return (alarm)(seconds * k);
+	return (alarm)(seconds * uvm_test_timeout_scale());
 }
 
 #define alarm(seconds) uvm_test_scaled_alarm(seconds)
