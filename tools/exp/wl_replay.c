@@ -519,8 +519,8 @@ static int check_trace(struct exp_run *r, struct replay *rp)
 {
 	if (rp->batches && !rp->device_faults)
 		return fail(r, -EBADMSG, "%s: %" PRIu64 " fault batches but no device_fault "
-			    "records: record with --events all to replay it", r->arg,
-			    rp->batches);
+			    "records (--events left them out): record with uvm-trace "
+			    "record's default events to replay it", r->arg, rp->batches);
 	if (incomplete(r->arg, &rp->info, rp->lost, r->allow_incomplete, r->error,
 		       sizeof(r->error)))
 		return -EBADMSG;

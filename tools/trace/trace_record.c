@@ -44,6 +44,7 @@ struct rec_state {
 	struct tr_writer w;
 	int write_err;
 	uint64_t kept, skipped, lost;
+	uint64_t batches;	/* fault_batch records kept */
 	unsigned int nspaces;
 	struct {
 		uint64_t id;
@@ -68,7 +69,7 @@ static void rec_usage(FILE *f)
 		"  --events LIST  record types, comma-separated (overflow, fault_batch,\n"
 		"                 device_fault, cpu_fault, migrate, evict, thrash,\n"
 		"                 read_dup, remote_map, policy) or all; default: all\n"
-		"                 but device_fault\n"
+		"                 (a trace uvm-replay can replay needs device_fault)\n"
 		"  -p PID         follow a running process until it exits (or SIGINT)\n"
 		"Needs CAP_PERFMON or root: it reads the module-wide event stream.\n");
 }
@@ -142,7 +143,8 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 	int c;
 
 	o->out = "uvm.trace";
-	o->types = UVM_EVENTS_DEFAULT | (1ULL << UVM_EVENT_OVERFLOW);
+	/* every type: a trace that can be replayed (docs/trace-format.md) */
+	o->types = (1ULL << UVM_EVENT_COUNT) - 1;
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+:o:e:p:h", lopts, NULL)) != -1) {
@@ -223,6 +225,8 @@ static void take(struct rec_state *s, const struct uvm_event *ev)
 		return;
 	}
 	s->kept++;
+	if (ev->hdr.type == UVM_EVENT_FAULT_BATCH)
+		s->batches++;
 	if (!s->write_err)
 		s->write_err = tr_append(&s->w, ev);
 }
@@ -419,6 +423,23 @@ static int open_error(int err)
 	return 1;
 }
 
+/*
+ * Say now, not at the replay, when the trace cannot be replayed: fault
+ * batches without their pages (--events left device_fault out), or
+ * records lost (uvm-replay refuses an incomplete recording).
+ */
+static void say_replayable(const struct rec_state *s, const struct rec_opts *o)
+{
+	if (s->batches && !(o->types & (1ULL << UVM_EVENT_DEVICE_FAULT)))
+		fprintf(stderr, "uvm-trace record: %s: %" PRIu64 " fault batches without "
+			"their device_fault records (--events): uvm-replay cannot replay "
+			"it\n", o->out, s->batches);
+	if (s->lost)
+		fprintf(stderr, "uvm-trace record: %s: incomplete (%" PRIu64 " records "
+			"lost: the reader fell behind): uvm-replay refuses it unless "
+			"--allow-incomplete\n", o->out, s->lost);
+}
+
 /* Record until the command exits or the process is gone; say what was kept. */
 static int record(struct rec_state *s, const struct rec_opts *o)
 {
@@ -428,6 +449,7 @@ static int record(struct rec_state *s, const struct rec_opts *o)
 	st = o->cmd ? follow_child(s) : follow_pid(s);
 	fprintf(stderr, "uvm-trace: %" PRIu64 " records to %s (%" PRIu64 " lost, %" PRIu64
 		" of other VA spaces skipped)\n", s->kept, o->out, s->lost, s->skipped);
+	say_replayable(s, o);
 	return st;
 }
 
