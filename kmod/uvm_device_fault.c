@@ -327,15 +327,17 @@ static bool dev_resident(struct uvm_va_block *block, u32 id, unsigned int i)
 
 /* Add the density regions of @faults to @op->pf. */
 static void fault_density(struct uvm_fault_op *op, const unsigned long *faults,
-			  unsigned int threshold)
+			  const struct uvm_prefetch_conf *pf)
 {
 	struct uvm_block_dev *bd = op->block->dev[op->udev->id];
 	DECLARE_BITMAP(occupied, UVM_BLOCK_PAGES);
+	DECLARE_BITMAP(units, UVM_BLOCK_PAGES);
 
-	bitmap_copy(occupied, faults, UVM_BLOCK_PAGES);
+	uvm_prefetch_density_units(pf, faults, units);
+	bitmap_copy(occupied, units, UVM_BLOCK_PAGES);
 	if (bd && bd->chunk)
 		bitmap_or(occupied, occupied, bd->resident, UVM_BLOCK_PAGES);
-	uvm_prefetch_density_block(occupied, faults, threshold, op->pf);
+	uvm_prefetch_density_block(occupied, units, pf->threshold, op->pf);
 }
 
 /*
@@ -355,8 +357,8 @@ static void fault_prefetch(struct uvm_fault_op *op, const unsigned long *faults,
 	bitmap_zero(op->pf, UVM_BLOCK_PAGES);
 	if (prefetch)
 		bitmap_copy(op->pf, prefetch, UVM_BLOCK_PAGES);
-	if (pf && pf->policy == UVM_PREFETCH_DENSITY)
-		fault_density(op, faults, pf->threshold);
+	if (pf && uvm_prefetch_is_density(pf))
+		fault_density(op, faults, pf);
 	bitmap_andnot(op->pf, op->pf, faults, UVM_BLOCK_PAGES);
 	for_each_set_bit(i, op->pf, UVM_BLOCK_PAGES) {
 		unsigned long va = block->start + ((unsigned long)i << PAGE_SHIFT);

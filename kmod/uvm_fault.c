@@ -267,10 +267,13 @@ static vm_fault_t fault_map_device(struct uvm_va_block *block,
 	return VM_FAULT_NOPAGE;
 }
 
-/* Bring the window's device-only pages home (read-mostly ones: a copy). */
-static vm_fault_t fault_from_device(struct uvm_va_block *block,
-				    unsigned int first, unsigned int last,
-				    int nid)
+/*
+ * Bring the window's device-only pages home (read-mostly ones: a copy),
+ * as @cause; @moved: count it as the block moving (thrashing detection).
+ */
+static vm_fault_t fault_copy_home(struct uvm_va_block *block,
+				  unsigned int first, unsigned int last,
+				  int nid, u32 cause, bool moved)
 {
 	DECLARE_BITMAP(mask, UVM_BLOCK_PAGES);
 	DECLARE_BITMAP(dup, UVM_BLOCK_PAGES);
@@ -291,10 +294,9 @@ static vm_fault_t fault_from_device(struct uvm_va_block *block,
 		if (ext && ext->pol.read_mostly)
 			set_bit(i, dup);
 	}
-	if (uvm_block_to_host_locked(block, nid, mask, dup,
-				     UVM_CAUSE_CPU_FAULT))
+	if (uvm_block_to_host_locked(block, nid, mask, dup, cause))
 		return VM_FAULT_SIGBUS;
-	if (!bitmap_empty(mask, UVM_BLOCK_PAGES) &&
+	if (moved && !bitmap_empty(mask, UVM_BLOCK_PAGES) &&
 	    !bitmap_equal(mask, dup, UVM_BLOCK_PAGES))
 		uvm_thrash_moved_locked(block, UVM_THRASH_HOST);
 	uvm_count(block->mgd, UVM_STAT_READ_DUP_COPIES,
@@ -322,8 +324,57 @@ vm_fault_t uvm_fault_block_home_locked(struct uvm_va_block *block,
 	unsigned long lo = max(vma->vm_start, block->start);
 	unsigned long hi = min(vma->vm_end, block->start + UVM_BLOCK_SIZE);
 
-	return fault_from_device(block, uvm_block_index(lo),
-				 uvm_block_index(hi - 1), nid);
+	return fault_copy_home(block, uvm_block_index(lo),
+			       uvm_block_index(hi - 1), nid, UVM_CAUSE_CPU_FAULT,
+			       true);
+}
+
+/*
+ * The region of the block a CPU fault on page @idx brings home or
+ * populates, if the prefetch policy has a say: [*first, *last], clipped to
+ * the VMA.
+ */
+static bool fault_region(struct uvm_va_block *block, struct vm_fault *vmf,
+			 unsigned int idx, unsigned int *first,
+			 unsigned int *last)
+{
+	DECLARE_BITMAP(resident, UVM_BLOCK_PAGES);
+	struct uvm_prefetch_conf pf;
+	unsigned int i, lo, hi;
+
+	uvm_perf_prefetch(&block->mgd->perf, &pf);
+	if (!uvm_prefetch_has_cpu_region(&pf))
+		return false;
+	bitmap_zero(resident, UVM_BLOCK_PAGES);
+	for (i = 0; i < UVM_BLOCK_PAGES; i++)
+		if (block->cpu_pages[i])
+			set_bit(i, resident);
+	if (!uvm_prefetch_cpu_region(&pf, resident, idx, first, last))
+		return false;
+	fault_window(block, vmf->vma, idx, UVM_BLOCK_PAGES, &lo, &hi);
+	*first = max(*first, lo);
+	*last = min(*last, hi);
+	return true;
+}
+
+/*
+ * Bring the region [first, last] home for a fault on page @idx: the page
+ * as the fault's, the rest as prefetched (one move of the block).
+ */
+static vm_fault_t fault_region_home(struct uvm_va_block *block,
+				    unsigned int idx, unsigned int first,
+				    unsigned int last, int nid)
+{
+	vm_fault_t ret;
+
+	ret = fault_copy_home(block, idx, idx, nid, UVM_CAUSE_CPU_FAULT, true);
+	if (!ret && first < idx)
+		ret = fault_copy_home(block, first, idx - 1, nid,
+				      UVM_CAUSE_PREFETCH, false);
+	if (!ret && idx < last)
+		ret = fault_copy_home(block, idx + 1, last, nid,
+				      UVM_CAUSE_PREFETCH, false);
+	return ret;
 }
 
 /*
@@ -428,8 +479,9 @@ static vm_fault_t block_cpu_fault(struct uvm_va_block *block,
 {
 	bool write = vmf->flags & FAULT_FLAG_WRITE;
 	unsigned int idx = uvm_block_index(vmf->address);
-	unsigned int first, last, before;
+	unsigned int first, last, before, rfirst, rlast;
 	struct uvm_block_dev *bd;
+	bool region;
 	vm_fault_t ret;
 
 	uvm_thrash_nap(block, UVM_THRASH_HOST);	/* throttled: wait unlocked */
@@ -437,10 +489,14 @@ static vm_fault_t block_cpu_fault(struct uvm_va_block *block,
 	before = block->nr_cpu_pages;
 	fault_window(block, vmf->vma, idx, READ_ONCE(uvm_fault_granule_pages),
 		     &first, &last);
+	region = fault_region(block, vmf, idx, &rfirst, &rlast);
 	if (!block->cpu_pages[idx] && test_bit(idx, block->on_device)) {
 		bd = sole_device(block, idx);
 		if (cpu_maps_device_memory(pol, bd) || cpu_maps_pinned(block, bd))
 			ret = fault_map_device(block, vmf, bd, idx);
+		else if (region)
+			ret = fault_region_home(block, idx, rfirst, rlast,
+						cpu_fault_node(pol));
 		else
 			ret = uvm_fault_block_home_locked(block, vmf->vma,
 							  cpu_fault_node(pol));
@@ -448,13 +504,22 @@ static vm_fault_t block_cpu_fault(struct uvm_va_block *block,
 			mutex_unlock(&block->lock);
 			return ret;
 		}
-		fault_block_home(block, vmf, pol, false, &first, &last);
+		if (region) {
+			first = rfirst;
+			last = rlast;
+		} else {
+			fault_block_home(block, vmf, pol, false, &first, &last);
+		}
 	} else if (block->ahead_tail && block->cpu_pages[idx]) {
 		/* A sweep reached the tail of fault-ahead's window. */
 		block->ahead_tail = false;
 		fault_block_home(block, vmf, pol, true, &first, &last);
 	}
 	if (!block->cpu_pages[idx]) {
+		if (region) {	/* first touch grows by the same regions */
+			first = rfirst;
+			last = rlast;
+		}
 		uvm_block_populate_locked(block, first, last,
 					  cpu_fault_node(pol), false);
 		if (!block->cpu_pages[idx]) {

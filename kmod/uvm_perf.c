@@ -93,6 +93,7 @@ static const char *const uvm_prefetch_names[UVM_PREFETCH_COUNT] = {
 	[UVM_PREFETCH_NONE] = "none",
 	[UVM_PREFETCH_DENSITY] = "density",
 	[UVM_PREFETCH_SEQUENTIAL] = "sequential",
+	[UVM_PREFETCH_DENSITY_64K] = "density64k",
 };
 
 static unsigned int uvm_prefetch_default = UVM_PREFETCH_NONE;
@@ -107,11 +108,11 @@ static const char *prefetch_name(unsigned int i)
 static struct perf_choice prefetch_choice = {
 	.val = &uvm_prefetch_default, .count = UVM_PREFETCH_COUNT,
 	.name = prefetch_name, .param = "prefetch_policy",
-	.choices = "none, density, sequential",
+	.choices = "none, density, sequential, density64k",
 };
 module_param_cb(prefetch_policy, &perf_choice_ops, &prefetch_choice, 0644);
 MODULE_PARM_DESC(prefetch_policy,
-		 "what a device fault batch brings in besides its faults: none (default), density, sequential");
+		 "what a fault brings in besides its pages: none (default), density, sequential, density64k");
 
 static struct uvm_param_range prefetch_threshold_range = {
 	.val = &uvm_prefetch_threshold, .min = 1, .max = 100,

@@ -462,7 +462,8 @@ struct uvm_va_space_summary {
 #define UVM_PREFETCH_NONE		0	/* "none": only the faulted pages */
 #define UVM_PREFETCH_DENSITY		1	/* "density": mostly-there regions of a block */
 #define UVM_PREFETCH_SEQUENTIAL		2	/* "sequential": pages after a run of faults */
-#define UVM_PREFETCH_COUNT		3
+#define UVM_PREFETCH_DENSITY_64K	3	/* "density64k": density, 64 KiB units, CPU too */
+#define UVM_PREFETCH_COUNT		4
 
 /* struct uvm_perf.thrash_policy; module parameter thrash_policy by name */
 #define UVM_THRASH_NONE			0	/* "none": detect and count only */
@@ -518,9 +519,10 @@ struct uvm_perf {
 	 */
 	__u32 prefetch_policy;
 	/**
-	 * @prefetch_threshold: UVM_PREFETCH_DENSITY: a region is brought in
-	 * whole once more than this percentage of it is resident on the
-	 * faulting device or faulting, 1..100 (module default 51).
+	 * @prefetch_threshold: UVM_PREFETCH_DENSITY and _DENSITY_64K: a region
+	 * is brought in whole once more than this percentage of it is
+	 * resident on the faulting processor or faulting, 1..100 (module
+	 * default 51).
 	 */
 	__u32 prefetch_threshold;
 	/**

@@ -8,7 +8,10 @@
  * touching 40 % brings only its own pages. sequential with 4096 pages
  * ahead: an ascending sweep of 32 MiB takes at least 10x fewer fault
  * batches than under none; uniformly random accesses prefetch nothing and
- * take as many batches as under none. The data read is right under every
+ * take as many batches as under none. density64k: a device fault brings
+ * its 64 KiB unit, and a CPU pass over a block on the device (or a CPU
+ * first touch) faults 6 times, as on NVIDIA's driver. The data read is
+ * right under every
  * policy, including while another thread switches policies. Bad input
  * changes nothing. Default group (ivshmem devices of 256 and 512 MiB).
  */
@@ -262,6 +265,53 @@ TEST_F(pf, density_leaves_the_block_a_batch_covers_less_than_threshold)
 	EXPECT_EQ(BLK_PAGES, resident_pages(self->fd, self->m + 2 * BLK,
 					    BLK_PAGES, self->dev));
 	EXPECT_EQ(0, uvm_check(self->m, self->len, 5));
+}
+
+/*
+ * density64k (NVIDIA's driver): a device fault brings its 64 KiB unit; a
+ * CPU pass over a block on the device faults at 0, 64K, 128K, 256K, 512K
+ * and 1M, each bringing a region twice the last, and nothing else moves
+ * (no fault-ahead); a CPU first touch faults at the same 6 offsets.
+ */
+TEST_F(pf, density64k_grows_by_units_and_cpu_faults_by_density)
+{
+	uint32_t pages[BLK_PAGES], i;
+	uint64_t c0, d0, p0;
+	volatile char *v;
+	char *fresh;
+	int sum = 0;
+
+	ASSERT_EQ(0, perf_set_prefetch(self->fd, UVM_PREFETCH_DENSITY_64K, 51, 512));
+	ASSERT_EQ(0, perf_set_batch(self->fd, BLK_PAGES));
+	pages[0] = 3 * BLK_PAGES + 20;	/* in the unit [16, 32) of block 3 */
+	p0 = dstat(self->fd, UVM_STAT_FAULT_PREFETCH_PAGES);
+	ASSERT_EQ(0, read_pages(self->fd, self->dev, self->m, pages, 1, 5));
+	EXPECT_EQ(15, dstat(self->fd, UVM_STAT_FAULT_PREFETCH_PAGES) - p0);
+	EXPECT_EQ(16, resident_pages(self->fd, self->m + 3 * BLK, BLK_PAGES,
+				     self->dev));
+
+	for (i = 0; i < BLK_PAGES; i++)
+		pages[i] = BLK_PAGES + i;
+	ASSERT_EQ(0, read_pages(self->fd, self->dev, self->m, pages, BLK_PAGES, 5));
+	ASSERT_EQ(BLK_PAGES, resident_pages(self->fd, self->m + BLK, BLK_PAGES,
+					    self->dev));
+	c0 = dstat(self->fd, UVM_STAT_CPU_FAULTS);
+	d0 = dstat(self->fd, UVM_STAT_MIGRATE_D2H_BYTES);
+	for (v = self->m + BLK, i = 0; i < BLK_PAGES; i++)
+		sum += v[(size_t)i * PAGE];
+	EXPECT_EQ(6, dstat(self->fd, UVM_STAT_CPU_FAULTS) - c0);
+	EXPECT_EQ(BLK, dstat(self->fd, UVM_STAT_MIGRATE_D2H_BYTES) - d0);
+	EXPECT_EQ(0, uvm_check(self->m, self->len, 5));
+
+	fresh = uvm_map(self->fd, BLK);
+	ASSERT_NE(NULL, fresh);
+	ASSERT_EQ(0, (uintptr_t)fresh & (BLK - 1));
+	c0 = dstat(self->fd, UVM_STAT_CPU_FAULTS);
+	for (i = 0; i < BLK_PAGES; i++)
+		fresh[(size_t)i * PAGE] = (char)i;
+	EXPECT_EQ(6, dstat(self->fd, UVM_STAT_CPU_FAULTS) - c0);
+	munmap(fresh, BLK);
+	(void)sum;
 }
 
 /* Fault batches of one pass over @pages under @policy, in a fresh space. */
