@@ -18,6 +18,7 @@ _Static_assert(UVM_POLICY_EVICT == UVM_PERF_EVICT, "perf");
 _Static_assert(UVM_POLICY_FAULT_BATCH == UVM_PERF_FAULT_BATCH, "perf");
 _Static_assert(UVM_POLICY_PREFETCH == UVM_PERF_PREFETCH, "perf");
 _Static_assert(UVM_POLICY_PREFETCH_SEQUENTIAL == UVM_PREFETCH_SEQUENTIAL, "prefetch");
+_Static_assert(UVM_POLICY_PREFETCH_DENSITY64K == UVM_PREFETCH_DENSITY_64K, "prefetch");
 _Static_assert(UVM_POLICY_THRASH == UVM_PERF_THRASH, "perf");
 _Static_assert(UVM_POLICY_CAP == UVM_PERF_CAP, "perf");
 _Static_assert(UVM_POLICY_THRASH_PIN == UVM_THRASH_PIN, "thrash");
@@ -231,7 +232,7 @@ static int parse_choice(const char *v, const char *end, const struct param_choic
 	return 0;
 }
 
-/* prefetch=none|density[:PERCENT]|sequential[:PAGES] */
+/* prefetch=none|density[:PERCENT]|sequential[:PAGES]|density64k[:PERCENT] */
 static int parse_prefetch(const char *v, const char *end, struct uvm_policy_info *p)
 {
 	const struct param_choice c[UVM_PREFETCH_COUNT] = {
@@ -240,6 +241,8 @@ static int parse_prefetch(const char *v, const char *end, struct uvm_policy_info
 					   &p->prefetch_threshold },
 		[UVM_PREFETCH_SEQUENTIAL] = { "sequential", PREFETCH_PAGES_MAX,
 					      &p->prefetch_pages },
+		[UVM_PREFETCH_DENSITY_64K] = { "density64k", PREFETCH_THRESHOLD_MAX,
+					       &p->prefetch_threshold },
 	};
 
 	return parse_choice(v, end, c, UVM_PREFETCH_COUNT, &p->prefetch_policy);
@@ -292,6 +295,37 @@ static int parse_cap(const char *s, const char *eq, const char *end,
 	return 0;
 }
 
+/*
+ * preset=nvidia: NVIDIA's driver as its source reads (kernel-open/
+ * nvidia-uvm, docs/policies.md "The nvidia preset"): faults serviced 256
+ * at a time (uvm_perf_fault_batch_count), the density prefetcher over 64
+ * KiB units at 51 %, on CPU faults too (uvm_perf_prefetch.c,
+ * uvm_perf_prefetch_threshold), thrashing after 3 moves within 500 us
+ * (uvm_perf_thrashing_threshold, _lapse_usec), then the next processor
+ * napping one lapse (uvm_perf_thrashing_nap = 1), victims in allocation
+ * order. Items after it override its parts.
+ */
+static int parse_preset(const char *v, const char *end, struct uvm_policy_info *p,
+			uint32_t *which)
+{
+	if (!word_is(v, end, "nvidia"))
+		return -EINVAL;
+	*which |= UVM_POLICY_EVICT | UVM_POLICY_FAULT_BATCH | UVM_POLICY_PREFETCH |
+		  UVM_POLICY_THRASH;
+	p->evict_policy = UVM_POLICY_EVICT_FIFO;
+	p->evict_seed = 0;
+	p->fault_batch = 256;
+	p->prefetch_policy = UVM_POLICY_PREFETCH_DENSITY64K;
+	p->prefetch_threshold = 51;
+	p->prefetch_pages = 0;
+	p->thrash_policy = UVM_POLICY_THRASH_THROTTLE;
+	p->thrash_threshold = 3;
+	p->thrash_window_us = 500;
+	p->thrash_nap_us = 500;
+	p->thrash_pin_ms = 0;
+	return 0;
+}
+
 /* One KEY=VALUE item [@s, @end) into @p and @which, or @caps. */
 static int parse_item(const char *s, const char *end, struct uvm_policy_info *p,
 		      uint32_t *which, struct policy_caps *caps)
@@ -301,6 +335,8 @@ static int parse_item(const char *s, const char *end, struct uvm_policy_info *p,
 
 	if (!eq)
 		return -EINVAL;
+	if (word_is(s, eq, "preset"))
+		return parse_preset(eq + 1, end, p, which);
 	if (word_is(s, eq, "evict")) {
 		*which |= UVM_POLICY_EVICT;
 		return parse_evict(eq + 1, end, p);
@@ -386,8 +422,10 @@ uvm_public int uvm_policy_apply(struct uvm_context *ctx, const char *spec, const
 			p.prefetch_threshold = cur.prefetch_threshold;
 		if (!p.prefetch_pages)
 			p.prefetch_pages = cur.prefetch_pages;
-		p.thrash_threshold = cur.thrash_threshold;
-		p.thrash_window_us = cur.thrash_window_us;
+		if (!p.thrash_threshold)
+			p.thrash_threshold = cur.thrash_threshold;
+		if (!p.thrash_window_us)
+			p.thrash_window_us = cur.thrash_window_us;
 		if (!p.thrash_nap_us)
 			p.thrash_nap_us = cur.thrash_nap_us;
 		if (!p.thrash_pin_ms)
@@ -420,7 +458,7 @@ int uvm_policy_from_env(struct uvm_context *ctx)
 		return 0;
 	ret = uvm_policy_apply(ctx, spec, &bad);
 	if (ret)
-		fprintf(stderr, "libuvm: UVM_POLICY=\"%s\": %s at \"%s\" (known: evict=lru|fifo|lfu|random[:SEED], batch=1..4096, prefetch=none|density[:1..100]|sequential[:1..16384], thrash=none|throttle[:NAP_US]|pin[:PIN_MS], capN=BYTES[K|M|G])\n",
+		fprintf(stderr, "libuvm: UVM_POLICY=\"%s\": %s at \"%s\" (known: preset=nvidia, evict=lru|fifo|lfu|random[:SEED], batch=1..4096, prefetch=none|density[:1..100]|sequential[:1..16384]|density64k[:1..100], thrash=none|throttle[:NAP_US]|pin[:PIN_MS], capN=BYTES[K|M|G])\n",
 			spec, ret == -EOPNOTSUPP ? "policy not supported by this module" :
 			"malformed", bad ? bad : spec);
 	return ret;

@@ -423,6 +423,7 @@ int uvm_discard(struct uvm_context *ctx, const void *ptr, size_t len,
 #define UVM_POLICY_PREFETCH_NONE	0	/* only the faulted pages */
 #define UVM_POLICY_PREFETCH_DENSITY	1	/* mostly-there regions of a block, whole */
 #define UVM_POLICY_PREFETCH_SEQUENTIAL	2	/* prefetch_pages after runs of faults */
+#define UVM_POLICY_PREFETCH_DENSITY64K	3	/* density over 64 KiB units, CPU faults too */
 
 /* uvm_policy_set()/uvm_policy_reset() @which, .overrides: the module's UVM_PERF_* */
 #define UVM_POLICY_EVICT		(1U << 0)	/* evict_policy and evict_seed */
@@ -519,7 +520,7 @@ int uvm_event_format(const void *record, char *buf, size_t len);
  * Apply a policy string, the syntax of the UVM_POLICY environment variable
  * (read when a context is created): comma-separated KEY=VALUE items,
  * evict=lru|fifo|lfu|random[:SEED], batch=N,
- * prefetch=none|density[:PERCENT]|sequential[:PAGES],
+ * prefetch=none|density[:PERCENT]|sequential[:PAGES]|density64k[:PERCENT],
  * thrash=none|throttle[:NAP_US]|pin[:PIN_MS] (a parameter left out keeps
  * the value in force), capN=BYTES[K|M|G] (device ordinal N; see
  * uvm_policy_cap_set()).

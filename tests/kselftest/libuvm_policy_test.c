@@ -67,6 +67,28 @@ TEST(env_sets_the_policies)
 	ASSERT_EQ(0, open_under("thrash=throttle:1000", &p));
 	EXPECT_EQ(UVM_POLICY_THRASH_THROTTLE, p.thrash_policy);
 	EXPECT_EQ(1000u, p.thrash_nap_us);
+	ASSERT_EQ(0, open_under("prefetch=density64k", &p));
+	EXPECT_EQ(UVM_POLICY_PREFETCH_DENSITY64K, p.prefetch_policy);
+	EXPECT_EQ(51u, p.prefetch_threshold);
+	/* NVIDIA's driver's defaults (docs/policies.md "The nvidia preset") */
+	ASSERT_EQ(0, open_under("preset=nvidia", &p));
+	EXPECT_EQ(UVM_POLICY_EVICT | UVM_POLICY_FAULT_BATCH | UVM_POLICY_PREFETCH |
+		  UVM_POLICY_THRASH, p.overrides);
+	EXPECT_EQ(UVM_POLICY_EVICT_FIFO, p.evict_policy);
+	EXPECT_EQ(256u, p.fault_batch);
+	EXPECT_EQ(UVM_POLICY_PREFETCH_DENSITY64K, p.prefetch_policy);
+	EXPECT_EQ(51u, p.prefetch_threshold);
+	EXPECT_EQ(UVM_POLICY_THRASH_THROTTLE, p.thrash_policy);
+	EXPECT_EQ(3u, p.thrash_threshold);
+	EXPECT_EQ(500u, p.thrash_window_us);
+	EXPECT_EQ(500u, p.thrash_nap_us);
+	/* items after it change its parts */
+	ASSERT_EQ(0, open_under("preset=nvidia,thrash=pin:40,batch=64", &p));
+	EXPECT_EQ(UVM_POLICY_THRASH_PIN, p.thrash_policy);
+	EXPECT_EQ(40u, p.thrash_pin_ms);
+	EXPECT_EQ(500u, p.thrash_window_us);
+	EXPECT_EQ(64u, p.fault_batch);
+	EXPECT_EQ(UVM_POLICY_PREFETCH_DENSITY64K, p.prefetch_policy);
 	ASSERT_EQ(0, open_under("", &p));
 	EXPECT_EQ(0u, p.overrides);
 }
@@ -81,6 +103,8 @@ TEST(malformed_env_fails_the_context)
 		"prefetch=density:101", "prefetch=sequential:0",
 		"prefetch=sequential:16385", "prefetch=none:3",
 		"prefetch=density:", "prefetch=", "prefetch=sequential:4k",
+		"prefetch=density64k:0", "prefetch=density64k:101", "preset=amd",
+		"preset=", "preset", "preset=nvidia:1", "preset=nvidia,evict=mru",
 	};
 	struct uvm_policy_info p;
 	unsigned int i;
