@@ -28,6 +28,7 @@ enum rp_kind {
 struct rp_rec {
 	enum rp_kind kind;
 	uint64_t index;		/* the record's number in the file, from 0 */
+	uint64_t ts;		/* its timestamp, on the trace's clock (ns) */
 	uint64_t addr;
 	uint64_t bytes;
 	uint64_t batch;

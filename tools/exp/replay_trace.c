@@ -13,6 +13,7 @@
 
 struct rp_source {
 	struct tr_reader r;
+	bool user_copies;	/* no prefetch records: copies of cause user are them */
 };
 
 /* The drops NVIDIA's driver counted, by type, as words. */
@@ -70,6 +71,7 @@ struct rp_source *rp_open(const char *path, struct rp_info *info, char *err,
 		return NULL;
 	}
 	set_info(&s->r.info.h, info);
+	s->user_copies = !(s->r.info.h.types & (1ULL << UVM_EVENT_PREFETCH));
 	return s;
 }
 
@@ -81,10 +83,32 @@ static void set_range(struct rp_rec *rec, enum rp_kind kind, uint64_t addr,
 	rec->bytes = bytes;
 }
 
+/*
+ * A copy the program asked for, in a trace without the requests
+ * themselves (NVIDIA's driver reports cudaMemPrefetchAsync only as its
+ * copies, of cause user): the prefetch of that range to where it went.
+ */
+static void user_copy(const struct uvm_event_migrate *m, struct rp_rec *rec)
+{
+	set_range(rec, RP_PREFETCH, m->addr, m->bytes);
+	if (m->dst_type == UVM_EVENT_LOC_DEVICE) {
+		rec->loc_type = UVM_LOC_DEVICE;
+		rec->loc_id = m->dst_id;
+	} else {
+		rec->loc_type = UVM_LOC_HOST;
+		rec->loc_id = 0;
+	}
+}
+
 /* The fields of @e the replay uses, by its type. */
-static void convert(const struct uvm_event *e, struct rp_rec *rec)
+static void convert(const struct rp_source *s, const struct uvm_event *e,
+		    struct rp_rec *rec)
 {
 	switch (e->hdr.type) {
+	case UVM_EVENT_MIGRATE:
+		if (s->user_copies && e->u.migrate.cause == UVM_EVENT_CAUSE_USER)
+			user_copy(&e->u.migrate, rec);
+		break;
 	case UVM_EVENT_ALLOC:
 		set_range(rec, RP_ALLOC, e->u.alloc.addr, e->u.alloc.bytes);
 		break;
@@ -144,7 +168,8 @@ int rp_next(struct rp_source *s, struct rp_rec *rec, char *err, size_t errlen)
 	if (ret == 0)
 		return 0;
 	rec->index = s->r.index + s->r.pos - 1;
-	convert(e, rec);
+	rec->ts = e->hdr.timestamp_ns;
+	convert(s, e, rec);
 	return 1;
 }
 
