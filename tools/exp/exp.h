@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "cuda_runtime_api.h"
+#include "exp_cost.h"
 #include "uvm.h"
 #include "uvm_kernel.h"
 
@@ -23,6 +24,9 @@ struct exp_run {
 	uint64_t footprint;	/* 2 MiB blocks its allocations span, bytes */
 	const char *arg;	/* NAME:ARG's ARG (a replay's trace), or NULL */
 	bool allow_incomplete;	/* replay a trace whose recording lost records */
+	const char *kernels;	/* replay: the recording's kernel launches, or NULL */
+	const struct exp_cost *cost;	/* the run's cost model */
+	char *kernels_json;	/* replay: each kernel priced, a JSON array (malloc) */
 	void *priv;		/* the workload's */
 	char error[160];	/* what failed, for the report */
 	char extra[512];	/* the workload's JSON members ("k":v,...), or "" */

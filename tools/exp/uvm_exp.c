@@ -8,7 +8,9 @@
  *   uvm-exp run WORKLOAD [--size S] [--iters N] [--device D] [--oversub R]
  *                        [--policy K=V,...] [--seed N] [--json FILE]
  *                        [--cost K=V,...] [--timeline FILE] [--allow-incomplete]
+ *                        [--detail] [--kernels FILE]
  *   uvm-exp sweep FILE [--out DIR]
+ *   uvm-exp fidelity [--out DIR] [--json FILE] [--policy P] TRACE...
  *
  * Exit status: 0 the run finished and its data checked out; 1 it failed
  * (a kernel's error, wrong data); 2 bad usage (nothing ran).
@@ -27,6 +29,8 @@
 
 #include "exp.h"
 #include "exp_cost.h"
+#include "exp_detail.h"
+#include "fidelity.h"
 #include "uapi/uvm_events.h"
 
 #define MIB		(1024ULL * 1024ULL)
@@ -45,6 +49,8 @@ struct opts {
 	const char *timeline;
 	struct exp_cost cost;
 	bool allow_incomplete;
+	bool detail;		/* --detail */
+	const char *kernels;	/* --kernels */
 };
 
 /*
@@ -58,6 +64,8 @@ struct reader {
 	uint64_t t0_ns;
 	uint64_t hist[HIST_BUCKETS];
 	uint64_t batches, lost, thrash;
+	struct exp_detail *detail;	/* --detail: every record counted, or NULL */
+	int detail_err;
 	pthread_t thread;
 };
 
@@ -102,8 +110,10 @@ static void usage(FILE *f)
 		"       uvm-exp run WORKLOAD [--size S] [--iters N] [--device D]\n"
 		"                            [--oversub R] [--policy K=V,...] [--seed N]\n"
 		"                            [--json FILE] [--cost K=V,...] [--timeline FILE]\n"
-		"                            [--allow-incomplete]\n"
+		"                            [--allow-incomplete] [--detail] [--kernels FILE]\n"
 		"       uvm-exp sweep FILE [--out DIR]   (docs/experiments.md)\n"
+		"       uvm-exp fidelity [--out DIR] [--json FILE] [--policy P] TRACE...\n"
+		"                        (docs/fidelity.md)\n"
 		"  WORKLOAD      a name of `uvm-exp list`, or replay:FILE (a trace,\n"
 		"                docs/replay.md)\n"
 		"  --size S      working set, bytes with K, M or G (default 32M)\n"
@@ -111,8 +121,9 @@ static void usage(FILE *f)
 		"  --device D    device ordinal (default 0)\n"
 		"  --oversub R   working set / the device memory it may use, 1..16\n"
 		"                (a per-process cap; default 1: the set fits exactly)\n"
-		"  --policy P    UVM_POLICY syntax: evict=lru|fifo|lfu|random[:SEED],\n"
-		"                batch=N, prefetch=none|density[:PCT]|sequential[:PAGES],\n"
+		"  --policy P    UVM_POLICY syntax: preset=nvidia, evict=lru|fifo|lfu|random[:SEED],\n"
+		"                batch=N, prefetch=none|density[:PCT]|sequential[:PAGES]|\n"
+		"                density64k[:PCT],\n"
 		"                thrash=none|throttle[:US]|pin[:MS]\n"
 		"  --seed N      the workload's data and access seed (default 1)\n"
 		"  --json FILE   the run as one JSON object\n"
@@ -120,7 +131,11 @@ static void usage(FILE *f)
 		"                page_us, h2d_GBps, d2h_GBps, d2d_GBps, cpu_fault_us,\n"
 		"                evict_us; defaults measured on an H100)\n"
 		"  --timeline F  every migration and eviction as CSV lines\n"
-		"  --allow-incomplete  replay a trace whose recording lost records\n");
+		"  --allow-incomplete  replay a trace whose recording lost records\n"
+		"  --detail      count migrations by direction, cause and size, CPU faults\n"
+		"                per 2 MiB block, thrashing and remote maps (JSON \"detail\")\n"
+		"  --kernels F   replay: the recording's kernel launches (record-nvidia's\n"
+		"                FILE.kernels): each kernel's part priced (JSON \"kernels\")\n");
 }
 
 /* A usage error: say it, return exit status 2. */
@@ -187,6 +202,10 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			o->allow_incomplete = true;
 			continue;
 		}
+		if (!strcmp(a, "--detail")) {
+			o->detail = true;
+			continue;
+		}
 		if (!v1)
 			return bad("%s needs a value", a);
 		i++;
@@ -218,6 +237,10 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			o->json = v1;
 		} else if (!strcmp(a, "--timeline")) {
 			o->timeline = v1;
+		} else if (!strcmp(a, "--kernels")) {
+			if (!exp_workload_find(o->workload)->takes_arg)
+				return bad("--kernels: only a replay has a recording's kernels");
+			o->kernels = v1;
 		} else if (!strcmp(a, "--cost")) {
 			if (exp_cost_parse(&o->cost, v1, &cbad))
 				return bad("--cost: bad item '%s' (NAME=VALUE: batch_us, "
@@ -278,6 +301,8 @@ static void reader_take(struct reader *rd, const struct uvm_event *e, int n)
 	int i;
 
 	for (i = 0; i < n; i++) {
+		if (rd->detail && !rd->detail_err)
+			rd->detail_err = exp_detail_take(rd->detail, &e[i]);
 		switch (e[i].hdr.type) {
 		case UVM_EVENT_FAULT_BATCH:
 			rd->batches++;
@@ -320,12 +345,16 @@ static void *reader_main(void *arg)
 }
 
 static int reader_start(struct uvm_context *ctx, struct reader *rd, FILE *timeline,
-			uint64_t t0_ns)
+			uint64_t t0_ns, struct exp_detail *detail)
 {
 	uint64_t types = (1ULL << UVM_EVENT_FAULT_BATCH) | (1ULL << UVM_EVENT_THRASH);
 
 	memset(rd, 0, sizeof(*rd));
 	rd->timeline = timeline;
+	rd->detail = detail;
+	if (detail)
+		types |= (1ULL << UVM_EVENT_MIGRATE) | (1ULL << UVM_EVENT_CPU_FAULT) |
+			 (1ULL << UVM_EVENT_REMOTE_MAP) | (1ULL << UVM_EVENT_EVICT);
 	rd->t0_ns = t0_ns;		/* the timeline's zero */
 	if (timeline) {
 		types |= (1ULL << UVM_EVENT_MIGRATE) | (1ULL << UVM_EVENT_EVICT);
@@ -399,6 +428,8 @@ struct result {
 	const char *status;	/* "ok", or what failed */
 	char error[192];
 	char extra[512];	/* the workload's JSON members */
+	char *kernels;		/* the replay's kernels, a JSON array, or NULL */
+	struct exp_detail detail;
 };
 
 /* The most memory this process has had resident, KiB. */
@@ -454,6 +485,12 @@ static void print_json(FILE *f, const struct opts *o, const struct result *r)
 	else
 		fprintf(f, "\"prefetch_accuracy\":null,");
 	exp_cost_json(f, &o->cost);
+	if (r->kernels)
+		fprintf(f, ",\"kernels\":%s", r->kernels);
+	if (o->detail) {
+		fprintf(f, ",\"detail\":");
+		exp_detail_json(f, &r->detail);
+	}
 	fprintf(f, "}\n");
 }
 
@@ -576,6 +613,8 @@ int exp_cmd_run(int argc, char **argv)
 	er.device = o.device;
 	er.seed = o.seed;
 	er.allow_incomplete = o.allow_incomplete;
+	er.kernels = o.kernels;
+	er.cost = &o.cost;
 	if (cudaStreamCreate(&er.stream) != cudaSuccess) {
 		fprintf(stderr, "uvm-exp: cudaStreamCreate failed\n");
 		return 1;
@@ -596,7 +635,8 @@ int exp_cmd_run(int argc, char **argv)
 			ret = 2;
 		}
 	}
-	if (!ret && reader_start(ctx, &r.rd, tl, (uint64_t)(now() * 1e9)))
+	if (!ret && reader_start(ctx, &r.rd, tl, (uint64_t)(now() * 1e9),
+				 o.detail ? &r.detail : NULL))
 		ret = 1;
 	if (ret) {
 		if (tl)
@@ -622,7 +662,13 @@ int exp_cmd_run(int argc, char **argv)
 		snprintf(r.error, sizeof(r.error), "%s", *er.error ? er.error : strerror(-ret));
 		st = 1;
 	}
+	if (!ret && r.rd.detail_err) {
+		r.status = "failed";
+		snprintf(r.error, sizeof(r.error), "--detail: out of memory");
+		st = 1;
+	}
 	memcpy(r.extra, er.extra, sizeof(r.extra));
+	r.kernels = er.kernels_json;
 	w->teardown(&er);
 	cudaStreamDestroy(er.stream);
 	print_text(&o, &r);
@@ -630,11 +676,14 @@ int exp_cmd_run(int argc, char **argv)
 		jf = fopen(o.json, "w");
 		if (!jf) {
 			fprintf(stderr, "uvm-exp: %s: %s\n", o.json, strerror(errno));
-			return 1;
+			st = 1;
+		} else if (print_json(jf, &o, &r), fclose(jf)) {
+			fprintf(stderr, "uvm-exp: %s: %s\n", o.json, strerror(errno));
+			st = 1;
 		}
-		print_json(jf, &o, &r);
-		fclose(jf);
 	}
+	free(r.kernels);
+	exp_detail_free(&r.detail);
 	return st;
 }
 
@@ -655,6 +704,8 @@ int exp_main(int argc, char **argv)
 		return exp_cmd_run(argc, argv);
 	if (!strcmp(argv[1], "sweep"))
 		return exp_sweep("/proc/self/exe", argc, argv);
+	if (!strcmp(argv[1], "fidelity"))
+		return exp_fidelity("/proc/self/exe", argc, argv);
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		usage(stdout);
 		return 0;

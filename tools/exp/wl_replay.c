@@ -27,6 +27,7 @@
 
 #include "exp_kernel.h"
 #include "replay.h"
+#include "replay_kernels.h"
 #include "replay_table.h"
 
 #define GROUP_MAX	STEP_MAX
@@ -51,6 +52,7 @@ struct replay {
 	uint64_t peak, records, batches, device_faults, cpu_faults, prefetches,
 		 advises, allocs, frees, lost;
 	uint64_t placed;		/* allocations mapped at their recorded address */
+	struct rp_kernels kern;		/* the recording's kernels (--kernels) */
 };
 
 __attribute__((format(printf, 3, 4)))
@@ -410,6 +412,56 @@ static int one(struct exp_run *r, struct replay *rp, const struct rp_rec *x)
 	return 0;
 }
 
+/* The counts the cost model prices, now. */
+static void counts_now(struct replay *rp, uint64_t *now)
+{
+	static const unsigned int idx[RPK_N] = {
+		[RPK_BATCHES] = UVM_COUNTER_FAULT_BATCHES,
+		[RPK_PAGES] = UVM_COUNTER_FAULT_BATCH_PAGES,
+		[RPK_H2D] = UVM_COUNTER_MIGRATE_H2D_BYTES,
+		[RPK_D2H] = UVM_COUNTER_MIGRATE_D2H_BYTES,
+		[RPK_D2D] = UVM_COUNTER_MIGRATE_D2D_BYTES,
+		[RPK_CPU] = UVM_COUNTER_CPU_FAULTS,
+		[RPK_EVICT] = UVM_COUNTER_EVICTIONS,
+	};
+	uint64_t all[64] = { 0 };
+	unsigned int i;
+
+	uvm_stats(rp->ctx, UVM_STATS_SCOPE_CONTEXT, all, 64);
+	for (i = 0; i < RPK_N; i++)
+		now[i] = all[idx[i]];
+}
+
+/* The record at @ts begins or ends recorded kernels: count up to here. */
+static int kernel_marks(struct exp_run *r, struct replay *rp, uint64_t ts)
+{
+	uint64_t now[RPK_N];
+	int ret;
+
+	while (!rp->scanning && rpk_due(&rp->kern, ts)) {
+		ret = flush(r, rp);
+		if (ret)
+			return ret;
+		counts_now(rp, now);
+		rpk_mark(&rp->kern, now);
+	}
+	return 0;
+}
+
+/* Each kernel priced, for the run's JSON; the last ones end here. */
+static int kernels_done(struct exp_run *r, struct replay *rp)
+{
+	uint64_t now[RPK_N];
+
+	if (rp->scanning || !rp->kern.n)
+		return 0;
+	counts_now(rp, now);
+	rpk_finish(&rp->kern, now);
+	free(r->kernels_json);
+	r->kernels_json = rpk_json(&rp->kern, r->cost);
+	return r->kernels_json ? 0 : fail(r, -ENOMEM, "out of memory");
+}
+
 /* Every record of the source, then the last batch. */
 static int pass(struct exp_run *r, struct replay *rp)
 {
@@ -419,14 +471,16 @@ static int pass(struct exp_run *r, struct replay *rp)
 	rp->records = rp->batches = rp->device_faults = rp->cpu_faults = 0;
 	rp->prefetches = rp->advises = rp->allocs = rp->frees = rp->lost = 0;
 	rp->placed = 0;
+	rp->kern.next = 0;
+	rp->kern.open = false;
 	while ((ret = rp_next(rp->src, &x, r->error, sizeof(r->error))) > 0) {
-		ret = one(r, rp, &x);
+		ret = kernel_marks(r, rp, x.ts) ?: one(r, rp, &x);
 		if (ret)
 			return ret;
 	}
 	if (ret < 0)
 		return -EBADMSG;
-	return rp->scanning ? 0 : flush(r, rp);
+	return rp->scanning ? 0 : flush(r, rp) ?: kernels_done(r, rp);
 }
 
 static int reopen(struct exp_run *r, struct replay *rp)
@@ -544,6 +598,8 @@ static int replay_setup(struct exp_run *r)
 	rp->src = rp_open(r->arg, &rp->info, r->error, sizeof(r->error));
 	if (!rp->src)
 		return -EBADMSG;
+	if (r->kernels && rpk_load(&rp->kern, r->kernels, r->error, sizeof(r->error)))
+		return -EINVAL;
 	rp->scanning = true;
 	ret = pass(r, rp);
 	if (ret)
@@ -621,6 +677,7 @@ static void replay_teardown(struct exp_run *r)
 		return;
 	rpt_clear(&rp->tab, release);
 	rpt_clear(&rp->implicit, NULL);
+	rpk_free(&rp->kern);
 	rp_close(rp->src);
 	free(rp);
 	r->priv = NULL;

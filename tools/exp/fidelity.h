@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fidelity.h - `uvm-exp fidelity`: recordings of NVIDIA's driver replayed
+ * on uvm.ko under a preset, side by side (docs/fidelity.md). exp_fidelity.c
+ * gathers both sides, fidelity_report.c compares them against the goals
+ * and writes the table, the JSON and the plots.
+ */
+#ifndef UVM_EXP_FIDELITY_H
+#define UVM_EXP_FIDELITY_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "exp_cost.h"
+#include "exp_detail.h"
+
+/* One kernel: measured on the GPU, recorded, and priced by the model. */
+struct fid_kernel {
+	char name[128];
+	double measured_s;	/* without the recorder (CUDA events); < 0: none */
+	double recorded_s;	/* under the recorder (CUPTI) */
+	double modelled_s;	/* the replay's counts inside it, priced */
+	double modelled_rec_s;	/* the recording's own counts inside it, priced */
+};
+
+/* struct fid_case.goal[] */
+enum { G_DIRECTION, G_CAUSE, G_OPS, G_CPU_BLOCK, G_KTIME, G_NR };
+
+struct fid_goal {
+	bool applies;		/* the workload has what the goal measures */
+	bool met;
+	double err;		/* percent (worst of its parts); G_CPU_BLOCK: faults per block */
+	char why[320];		/* a miss: what differs and why */
+};
+
+/* One recording and its replay. */
+struct fid_case {
+	char name[64];
+	char source[PATH_MAX];	/* as given */
+	char trace[PATH_MAX];	/* the trace read (decompressed into --out) */
+	char kernels[PATH_MAX];	/* its kernel launches, or "" */
+	char untraced[PATH_MAX];	/* its kernel times without the recorder, or "" */
+	bool ok;		/* both sides there */
+	char error[400];
+	struct exp_detail rec, rep;
+	double rep_modelled_s;	/* the whole replay, priced */
+	struct fid_kernel *k;
+	size_t nk;
+	struct fid_goal goal[G_NR];
+};
+
+struct fid_opts {
+	const char *out;
+	const char *json;
+	const char *policy;
+	const char *cost_spec;
+	const char *device;	/* --device, or NULL (the replay's default) */
+	struct exp_cost cost;
+	bool allow_incomplete;
+};
+
+extern const char *const fid_goal_names[G_NR];
+
+/* `uvm-exp fidelity TRACE...` (exp_fidelity.c); @self: this program. */
+int exp_fidelity(const char *self, int argc, char **argv);
+
+/* Judge @c against the goals (fills c->goal). */
+void fid_judge(struct fid_case *c);
+/* The side-by-side table of @c, to @f. */
+void fid_table(FILE *f, const struct fid_case *c);
+/* Every case's goals, one line each, and the median kernel-time error. */
+void fid_summary(FILE *f, const struct fid_case *c, size_t n);
+/* Everything as one JSON object; 0 or -1 (errno). */
+int fid_json(const char *path, const struct fid_opts *o, const struct fid_case *c,
+	     size_t n);
+/* DIR/NAME.dat and .gp per case, and the plots if gnuplot is there. */
+void fid_plots(const struct fid_opts *o, const struct fid_case *c, size_t n);
+
+#endif /* UVM_EXP_FIDELITY_H */
