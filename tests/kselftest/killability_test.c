@@ -353,7 +353,7 @@ static void run_kill(struct __test_metadata *_metadata,
 	int stat = kop_stat(op), fds[2];
 	uint64_t c0 = 0, c1 = 0;
 	struct kmsg m;
-	long delay_ms, reap_ms, timed_ms;
+	long delay_ms, max_ms, reap_ms, timed_ms;
 	pid_t pid;
 
 	ASSERT_EQ(0, pipe(fds));
@@ -375,7 +375,9 @@ static void run_kill(struct __test_metadata *_metadata,
 	}
 	timed_ms = m.ns / 1000000;
 	delay_ms = timed_ms / 4;
-	delay_ms = delay_ms < 20 ? 20 : delay_ms > 200 ? 200 : delay_ms;
+	/* At least 20 ms in, at most 200 ms (times the kernel's slowness). */
+	max_ms = 200 * uvm_test_timeout_scale();
+	delay_ms = delay_ms < 20 ? 20 : delay_ms > max_ms ? max_ms : delay_ms;
 	ASSERT_EQ(0, get_msg(fds[0], &m, 120000));
 	ASSERT_EQ('S', m.tag);
 	if (stat >= 0)
