@@ -519,6 +519,7 @@ int uvm_event_format(const void *record, char *buf, size_t len);
 /*
  * Apply a policy string, the syntax of the UVM_POLICY environment variable
  * (read when a context is created): comma-separated KEY=VALUE items,
+ * preset=nvidia (NVIDIA's driver's defaults; later items change its parts),
  * evict=lru|fifo|lfu|random[:SEED], batch=N,
  * prefetch=none|density[:PERCENT]|sequential[:PAGES]|density64k[:PERCENT],
  * thrash=none|throttle[:NAP_US]|pin[:PIN_MS] (a parameter left out keeps

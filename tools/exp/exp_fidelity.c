@@ -290,10 +290,13 @@ static size_t numbers(const char *s, const char *key, double *v, size_t n,
 /* Kernel times without the recorder: nvwl's "kernels":[{"ms":..},...]. */
 static void read_untraced(struct fid_case *c)
 {
-	char *buf = c->untraced[0] ? slurp(c->untraced) : NULL;
-	const char *arr = buf ? strstr(buf, "\"kernels\":[") : NULL;
+	char *buf, *arr;
 	size_t i, got;
 
+	if (!c->nk)
+		return;
+	buf = c->untraced[0] ? slurp(c->untraced) : NULL;
+	arr = buf ? strstr(buf, "\"kernels\":[") : NULL;
 	for (i = 0; i < c->nk; i++)
 		c->k[i].measured_s = -1;
 	got = arr ? numbers(arr, "\"ms\":", &c->k[0].measured_s, c->nk, sizeof(c->k[0])) : 0;

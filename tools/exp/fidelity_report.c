@@ -5,6 +5,7 @@
  * the JSON and one plot per recording.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
@@ -535,7 +536,7 @@ static int plot_script(const struct fid_opts *o, const struct fid_case *c)
 	f = fopen(path, "w");
 	if (!f)
 		return -1;
-	fprintf(f, "set terminal png size 1400,520\nset output '%s/%s.png'\n"
+	fprintf(f, "set terminal png size 1400,520 noenhanced\nset output '%s/%s.png'\n"
 		"set multiplot layout 1,2 title '%s: NVIDIA (recorded) and uvm.ko (replayed, %s)'\n"
 		"set style data histograms\nset style histogram clustered gap 1\n"
 		"set style fill solid 0.8 border -1\nset xtics rotate by -40\n"
@@ -550,17 +551,25 @@ static int plot_script(const struct fid_opts *o, const struct fid_case *c)
 	return fclose(f) ? -1 : 0;
 }
 
-/* gnuplot @script: its exit status, 127 if there is no gnuplot. */
+/*
+ * gnuplot @script, its messages to @script.log: its exit status, 127 if
+ * there is no gnuplot.
+ */
 static int gnuplot(const char *script)
 {
+	char log[PATH_MAX + 32];
 	pid_t pid;
-	int st;
+	int st, fd;
 
+	snprintf(log, sizeof(log), "%.*s.log", PATH_MAX, script);
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0)
 		return -1;
 	if (!pid) {
+		fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (fd >= 0)
+			dup2(fd, 2);
 		execlp("gnuplot", "gnuplot", script, (char *)NULL);
 		_exit(127);
 	}
