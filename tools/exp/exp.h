@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "cuda_runtime_api.h"
 #include "exp_cost.h"
@@ -60,6 +61,8 @@ int exp_cmd_run(int argc, char **argv);
 /* replay:FILE's trace is readable and complete (or @allow): 0, or -1 said. */
 int exp_replay_check(const char *path, bool allow);
 int exp_main(int argc, char **argv);
+/* @s as a JSON string, quotes included (uvm_exp.c). */
+void exp_json_str(FILE *f, const char *s);
 
 /* Wait for the run's stream: 0, or -EIO with the kernel's error said. */
 int exp_sync(struct exp_run *r);

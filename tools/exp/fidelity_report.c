@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "exp.h"
 #include "fidelity.h"
 
 #define MIB		(1024.0 * 1024.0)
@@ -394,20 +395,6 @@ void fid_summary(FILE *f, const struct fid_case *c, size_t n)
 
 /* ---- JSON */
 
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", (unsigned char)*s);
-		else
-			fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 static void json_kernels(FILE *f, const struct fid_case *c)
 {
 	size_t i;
@@ -417,7 +404,7 @@ static void json_kernels(FILE *f, const struct fid_case *c)
 		const struct fid_kernel *k = &c->k[i];
 
 		fprintf(f, "%s{\"name\":", i ? "," : "");
-		json_str(f, k->name);
+		exp_json_str(f, k->name);
 		if (k->measured_s >= 0)
 			fprintf(f, ",\"measured_s\":%.9f", k->measured_s);
 		else
@@ -434,11 +421,11 @@ static void json_case(FILE *f, const struct fid_case *c)
 	unsigned int g;
 
 	fprintf(f, "{\"name\":");
-	json_str(f, c->name);
+	exp_json_str(f, c->name);
 	fprintf(f, ",\"source\":");
-	json_str(f, c->source);
+	exp_json_str(f, c->source);
 	fprintf(f, ",\"ok\":%s,\"error\":", c->ok ? "true" : "false");
-	json_str(f, c->error);
+	exp_json_str(f, c->error);
 	if (!c->ok) {
 		fputc('}', f);
 		return;
@@ -456,7 +443,7 @@ static void json_case(FILE *f, const struct fid_case *c)
 		fprintf(f, "%s\"%s\":{\"applies\":%s,\"met\":%s,\"err\":%.4f,\"why\":",
 			g ? "," : "", fid_goal_names[g], x->applies ? "true" : "false",
 			x->met ? "true" : "false", x->err);
-		json_str(f, x->met ? "" : x->why);
+		exp_json_str(f, x->met ? "" : x->why);
 		fputc('}', f);
 	}
 	fprintf(f, "}}");
@@ -472,7 +459,7 @@ int fid_json(const char *path, const struct fid_opts *o, const struct fid_case *
 	if (!f)
 		return -1;
 	fprintf(f, "{\"policy\":");
-	json_str(f, o->policy);
+	exp_json_str(f, o->policy);
 	fputc(',', f);
 	exp_cost_json(f, &o->cost);
 	fprintf(f, ",\"median_kernel_time_err\":");

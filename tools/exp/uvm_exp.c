@@ -441,7 +441,8 @@ static long max_rss_kib(void)
 }
 
 /* @s as a JSON string, quotes included. */
-static void json_str(FILE *f, const char *s)
+/* exp_json_str: @s as a JSON string. */
+void exp_json_str(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (; *s; s++) {
@@ -460,14 +461,14 @@ static void print_json(FILE *f, const struct opts *o, const struct result *r)
 	unsigned int i;
 
 	fprintf(f, "{\"workload\":");
-	json_str(f, o->workload);
+	exp_json_str(f, o->workload);
 	fprintf(f, ",\"size\":%" PRIu64 ",\"iters\":%u,\"device\":%d,"
 		"\"oversub\":%.4g,\"footprint_bytes\":%" PRIu64 ",\"cap_bytes\":%" PRIu64
 		",\"policy\":", o->size, o->iters, o->device, o->oversub, r->footprint, r->cap);
-	json_str(f, o->policy ? o->policy : "");
+	exp_json_str(f, o->policy ? o->policy : "");
 	fprintf(f, ",\"seed\":%" PRIu64 ",\"status\":\"%s\",\"error\":", o->seed,
 		r->status);
-	json_str(f, r->error);
+	exp_json_str(f, r->error);
 	fprintf(f, ",\"wall_s\":%.6f,\"max_rss_kib\":%ld", r->wall, max_rss_kib());
 	if (*r->extra)
 		fprintf(f, ",%s", r->extra);

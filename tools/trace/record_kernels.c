@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "record_kernels.h"
+#include "uvm_tool.h"
 
 struct nvk {
 	uint64_t start, end;
@@ -107,20 +108,6 @@ static int nvk_cmp(const void *a, const void *b)
 	return x->start < y->start ? -1 : x->start > y->start;
 }
 
-static void nvk_json_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", (unsigned char)*s);
-		else
-			fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 static int nvk_write(const struct nvk_set *s, const char *out)
 {
 	FILE *f = fopen(out, "we");
@@ -134,7 +121,7 @@ static int nvk_write(const struct nvk_set *s, const char *out)
 		fprintf(f, "{\"pid\":%u,\"device\":%u,\"stream\":%u,\"correlation\":%u,"
 			"\"start_ns\":%" PRIu64 ",\"end_ns\":%" PRIu64 ",\"name\":", k->pid,
 			k->device, k->stream, k->corr, k->start, k->end);
-		nvk_json_string(f, k->name);
+		ut_json_str(f, k->name);
 		fputs("}\n", f);
 	}
 	if (fclose(f))
