@@ -37,7 +37,8 @@
  * parsed from /dev/kmsg as well. That mode fails the VM harness's kernel log
  * check (it prints "Call Trace") and is for hand runs: docs/reliability.md.
  *
- * Environment: FAULTINJ_ITERS (random-phase iterations, default 120),
+ * Environment: FAULTINJ_ITERS (random-phase iterations, default 40; make
+ * soak SOAK=faultinj runs more),
  * FAULTINJ_NTH (most fail-nth steps, default 48), FAULTINJ_SEED,
  * FAULTINJ_VERBOSE (0, 1 or 2), FAULTINJ_ONLY=name,name (the others
  * SKIP), FAULTINJ_BUDDY=1 and FAULTINJ_FI2=1 (inject where findings FI-1
@@ -536,7 +537,7 @@ static void random_count(struct tc *t)
 static void drive(struct tc *t)
 {
 	unsigned int nmax = env_long("FAULTINJ_NTH", 48);
-	unsigned int iters = env_long("FAULTINJ_ITERS", 120);
+	unsigned int iters = env_long("FAULTINJ_ITERS", 40);
 	unsigned int n, i;
 
 	unsigned int misses = 0;
