@@ -30,10 +30,20 @@
 #define UVM_EVENT_FREE			11	/* a managed range (or part) unmapped */
 #define UVM_EVENT_PREFETCH		12	/* the program asked for a prefetch */
 #define UVM_EVENT_ADVISE		13	/* the program gave advice */
-#define UVM_EVENT_COUNT			14
+#define UVM_EVENT_COUNT			14	/* the stream's types: 0 .. COUNT - 1 */
 /* The default set: everything but the individual device faults. */
 #define UVM_EVENTS_DEFAULT		(((1ULL << UVM_EVENT_COUNT) - 1) & \
 					 ~(1ULL << UVM_EVENT_DEVICE_FAULT))
+
+/*
+ * Record types of trace files only (docs/trace-format.md), after the
+ * stream's: written by recorders and importers in user space (uvm-trace
+ * record-nvidia, import). The module never emits them, and
+ * UVM_IOCTL_EVENTS_OPEN refuses their bits as it refuses any bit from
+ * UVM_EVENT_COUNT on.
+ */
+#define UVM_EVENT_KERNEL		14	/* a kernel launch (struct uvm_event_kernel) */
+#define UVM_EVENT_TRACE_COUNT		15	/* the types a trace file may hold */
 
 /* struct uvm_events_open.flags */
 #define UVM_EVENTS_ALL_SPACES		(1U << 0)	/* every VA space (CAP_PERFMON) */
@@ -59,7 +69,7 @@ struct uvm_events_open {
 	__u32 version;
 	/** @flags: in, UVM_EVENTS_ALL_SPACES or zero. */
 	__u32 flags;
-	/** @types: in, bits (1 << UVM_EVENT_*) to record; 0: UVM_EVENTS_DEFAULT. */
+	/** @types: in, bits (1 << UVM_EVENT_*) below UVM_EVENT_COUNT; 0: UVM_EVENTS_DEFAULT. */
 	__u64 types;
 	/** @ring_records: in, records the ring holds: a power of two, 16..65536. */
 	__u32 ring_records;
@@ -358,6 +368,40 @@ struct uvm_event_advise {
 	__u32 pad;
 };
 
+/* struct uvm_event_kernel.name: the bytes of the name a record keeps */
+#define UVM_EVENT_KERNEL_NAME		56
+
+/**
+ * struct uvm_event_kernel - UVM_EVENT_KERNEL: a kernel ran on a device.
+ * Written into trace files by recorders and importers (CUDA's CUPTI
+ * activity records, in uvm-trace record-nvidia); never by the module,
+ * never read from an event stream. The record header's timestamp_ns is
+ * @start_ns, its pid the process that launched the kernel, its tid 0.
+ * @start_ns: when the kernel began, on the trace's clock (ns).
+ * @end_ns: when it ended, on the same clock; never before @start_ns.
+ * @name_hash: FNV-1a 64 (offset basis 0xcbf29ce484222325, prime
+ *	       0x100000001b3) of the whole name's @name_len bytes: two
+ *	       names cut to the same first bytes still differ here.
+ * @device: the device it ran on (the trace's device id).
+ * @stream: the stream it was launched on (CUDA's stream id).
+ * @correlation: CUDA's correlation id of the launch.
+ * @name_len: the whole name's length in bytes, at least 1; more than
+ *	      UVM_EVENT_KERNEL_NAME: @name holds its first bytes only.
+ * @name: the name as the compiler gave it (mangled), its first
+ *	  min(@name_len, UVM_EVENT_KERNEL_NAME) bytes, none of them NUL,
+ *	  then NUL bytes to the end (no terminator when it is full).
+ */
+struct uvm_event_kernel {
+	__u64 start_ns;
+	__u64 end_ns;
+	__u64 name_hash;
+	__u32 device;
+	__u32 stream;
+	__u32 correlation;
+	__u32 name_len;
+	char name[UVM_EVENT_KERNEL_NAME];
+};
+
 /**
  * struct uvm_event_overflow - UVM_EVENT_OVERFLOW.
  * @lost: records lost since the last one read (the ring was full).
@@ -369,7 +413,8 @@ struct uvm_event_overflow {
 /**
  * struct uvm_event - one record: a header and the payload its type names.
  * @hdr: type, size, time, task.
- * @u: the payload (@u.raw: the whole of it, zero past the type's fields).
+ * @u: the payload (@u.raw: the whole of it, zero past the type's fields;
+ *     @u.kernel only in trace files, see UVM_EVENT_KERNEL).
  */
 struct uvm_event {
 	struct uvm_event_header hdr;
@@ -388,6 +433,7 @@ struct uvm_event {
 		struct uvm_event_free free;
 		struct uvm_event_prefetch prefetch;
 		struct uvm_event_advise advise;
+		struct uvm_event_kernel kernel;
 		__u64 raw[12];
 	} u;
 };
