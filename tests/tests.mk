@@ -94,11 +94,14 @@ test:
 	  cp $(BUILD)/trace-nvidia-test.tap $(BUILD)/test-results/host/trace_nvidia.tap 2>/dev/null; \
 	  grep -q '^not ok' $(BUILD)/test-results/host/trace_nvidia.tap 2>/dev/null; \
 	  echo $$(( $$? == 0 )) >$(BUILD)/test-results/host/trace_nvidia.status; \
+	  $(MAKE) --no-print-directory -s calibrate-test >/dev/null 2>&1; \
+	  cp $(BUILD)/calibrate-test.tap $(BUILD)/test-results/host/calibrate.tap 2>/dev/null; \
 	  if $(TOP)/scripts/check --out $(BUILD) $(filter-out debug,$(KERNELS)); then extra=; else extra=make-check; fi; \
 	  $(TOP)/tests/run-suite --kernels "$(KERNELS)" --jobs $(SUITE_JOBS) $(SUITE_ARGS) \
 	    --budget $(TEST_BUDGET) --since $$t0 --cache-seconds $$((t1 - t0)) \
 	    --host-tap $(BUILD)/test-results/host/abi.tap \
 	    --host-tap $(BUILD)/test-results/host/trace_nvidia.tap \
+	    --host-tap $(BUILD)/test-results/host/calibrate.tap \
 	    $${extra:+--also-failed $$extra}
 
 # The whole matrix: every group and every test on every kernel (before a

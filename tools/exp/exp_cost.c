@@ -7,8 +7,12 @@
  *            + d2d_bytes / d2d_GBps + cpu_faults * cpu_fault_us
  *            + evictions * evict_us
  *
- * Where each default comes from, and how to measure them on another
- * machine: docs/experiments.md, "Modelled time".
+ * The defaults: batch_us, page_us and h2d_GBps fitted by `uvm-exp
+ * calibrate` to the kernel times of the H200 recordings
+ * (bench/nvidia/cost-fit.json, `make calibrate`); the rest, which no
+ * recorded kernel exercises, measured one microbenchmark at a time
+ * (bench/calib/uvm_costs.cu on an H100). docs/experiments.md, "Modelled
+ * time", says how to do either on another machine.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -21,9 +25,9 @@ static const struct {
 	double def;
 	double min, max;
 } params[EXP_COST_PARAMS] = {
-	{ "batch_us", 9.0, 0, 1e6 },		/* per fault batch */
-	{ "page_us", 0.6, 0, 1e6 },		/* per faulted page */
-	{ "h2d_GBps", 47.7, 1e-3, 1e4 },	/* link, host to device */
+	{ "batch_us", 16.11, 0, 1e6 },		/* per fault batch (fitted) */
+	{ "page_us", 1.524, 0, 1e6 },		/* per faulted page (fitted) */
+	{ "h2d_GBps", 21.35, 1e-3, 1e4 },	/* host to device, fault-driven (fitted) */
 	{ "d2h_GBps", 10.3, 1e-3, 1e4 },	/* link, device to host */
 	{ "d2d_GBps", 47.7, 1e-3, 1e4 },	/* device to device */
 	{ "cpu_fault_us", 7.0, 0, 1e6 },	/* per CPU fault */

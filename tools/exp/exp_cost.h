@@ -2,7 +2,7 @@
 /*
  * exp_cost.h - uvm-exp's cost model: a run's counts priced as the time a
  * real PCIe GPU's driver would spend on them (docs/experiments.md,
- * "Modelled time"; the defaults measured by bench/calib/uvm_costs.cu).
+ * "Modelled time"; the defaults fitted by `uvm-exp calibrate`).
  */
 #ifndef UVM_EXP_COST_H
 #define UVM_EXP_COST_H
@@ -24,7 +24,7 @@ struct exp_cost_counts {
 	uint64_t cpu_faults, evictions;
 };
 
-/* The defaults (an H100 on PCIe 5, driver 580). */
+/* The defaults (fitted to an H200's recordings, PCIe 5, driver 580). */
 void exp_cost_default(struct exp_cost *c);
 /*
  * Override from "name=value,..." (names as exp_cost_name()); 0, or -1

@@ -155,6 +155,9 @@ static void fid_names(struct fid_case *c, const struct fid_opts *o, const char *
 	put(c->untraced, sizeof(c->untraced), "%s%s.untraced.json", dir, c->name);
 	if (!exists(c->untraced))
 		c->untraced[0] = 0;
+	put(c->resident, sizeof(c->resident), "%s%s.resident.json", dir, c->name);
+	if (!exists(c->resident))
+		c->resident[0] = 0;
 	if (ends_with(src, ".xz"))
 		put(c->trace, sizeof(c->trace), "%s/%s.trace", o->out, c->name);
 	else
@@ -198,25 +201,12 @@ static int decompress(struct fid_case *c)
 	return 0;
 }
 
-/* The recording's counts so far, as the cost model prices them. */
-static void rec_now(const struct exp_detail *d, uint64_t *now)
-{
-	now[RPK_BATCHES] = d->batches;
-	now[RPK_PAGES] = d->fault_pages;
-	now[RPK_H2D] = d->h2d;
-	now[RPK_D2H] = d->d2h;
-	now[RPK_D2D] = d->d2d;
-	now[RPK_CPU] = d->cpu_faults;
-	now[RPK_EVICT] = d->evictions;
-}
-
 /* The recording's counts, and its own counts inside each kernel. */
 static int read_recording(struct fid_case *c, const struct fid_opts *o,
 			  struct rp_kernels *k)
 {
 	const struct uvm_event *e;
 	struct tr_reader r;
-	uint64_t now[RPK_N];
 	int ret;
 
 	if (tr_open(&r, c->trace)) {
@@ -231,10 +221,7 @@ static int read_recording(struct fid_case *c, const struct fid_opts *o,
 		return -1;
 	}
 	while ((ret = tr_next(&r, &e)) > 0) {
-		while (rpk_due(k, e->hdr.timestamp_ns)) {
-			rec_now(&c->rec, now);
-			rpk_mark(k, now);
-		}
+		fidk_take(c, k, e);
 		if (exp_detail_take(&c->rec, e)) {
 			put(c->error, sizeof(c->error), "out of memory");
 			ret = -1;
@@ -243,8 +230,6 @@ static int read_recording(struct fid_case *c, const struct fid_opts *o,
 	}
 	if (ret < 0 && !c->error[0])
 		put(c->error, sizeof(c->error), "%s: %s", c->trace, r.err);
-	rec_now(&c->rec, now);
-	rpk_finish(k, now);
 	tr_close(&r);
 	return ret < 0 ? -1 : 0;
 }
@@ -285,24 +270,6 @@ static size_t numbers(const char *s, const char *key, double *v, size_t n,
 		i++;
 	}
 	return i;
-}
-
-/* Kernel times without the recorder: nvwl's "kernels":[{"ms":..},...]. */
-static void read_untraced(struct fid_case *c)
-{
-	char *buf, *arr;
-	size_t i, got;
-
-	if (!c->nk)
-		return;
-	buf = c->untraced[0] ? slurp(c->untraced) : NULL;
-	arr = buf ? strstr(buf, "\"kernels\":[") : NULL;
-	for (i = 0; i < c->nk; i++)
-		c->k[i].measured_s = -1;
-	got = arr ? numbers(arr, "\"ms\":", &c->k[0].measured_s, c->nk, sizeof(c->k[0])) : 0;
-	for (i = 0; i < got; i++)
-		c->k[i].measured_s *= 1e-3;
-	free(buf);
 }
 
 static void exec_replay(const char *self, const struct fid_opts *o,
@@ -367,6 +334,7 @@ static int replay(const char *self, const struct fid_opts *o, struct fid_case *c
 	char *buf;
 	pid_t pid;
 	int st, fd;
+	size_t i;
 
 	snprintf(json, sizeof(json), "%s/%s.replay.json", o->out, c->name);
 	snprintf(log, sizeof(log), "%s/%s.replay.log", o->out, c->name);
@@ -395,6 +363,8 @@ static int replay(const char *self, const struct fid_opts *o, struct fid_case *c
 	arr = strstr(buf, "\"kernels\":[");
 	if (arr && c->nk)
 		numbers(arr, "\"modelled_s\":", &c->k[0].modelled_s, c->nk, sizeof(c->k[0]));
+	for (i = 0; i < c->nk; i++)
+		c->k[i].modelled_s += fidk_own(&c->k[i]);
 	free(buf);
 	return 0;
 }
@@ -421,31 +391,42 @@ static int kernels_of(struct fid_case *c, struct rp_kernels *k)
 	return 0;
 }
 
-static void one_case(const char *self, const struct fid_opts *o, struct fid_case *c,
-		     const char *src)
+int fid_load(struct fid_case *c, const struct fid_opts *o, const char *src)
 {
+	struct exp_cost_counts n;
 	struct rp_kernels k;
 	size_t i;
+	int ret = -1;
 
 	memset(&k, 0, sizeof(k));
 	fid_names(c, o, src);
-	fprintf(stderr, "uvm-exp fidelity: %s: replaying under %s\n", c->name, o->policy);
 	if (decompress(c) || kernels_of(c, &k) || read_recording(c, o, &k))
 		goto out;
-	for (i = 0; i < c->nk; i++)
-		c->k[i].modelled_rec_s = rpk_priced(&k.v[i], &o->cost);
-	read_untraced(c);
-	if (replay(self, o, c))
+	fidk_times(c);
+	for (i = 0; i < c->nk; i++) {
+		fidk_counts(&c->k[i], &n);
+		c->k[i].modelled_rec_s = fidk_own(&c->k[i]) + exp_cost_time(&o->cost, &n);
+	}
+	ret = 0;
+out:
+	rpk_free(&k);
+	return ret;
+}
+
+static void one_case(const char *self, const struct fid_opts *o, struct fid_case *c,
+		     const char *src)
+{
+	fprintf(stderr, "uvm-exp fidelity: %s: replaying under %s\n", src, o->policy);
+	if (fid_load(c, o, src) || replay(self, o, c))
 		goto out;
 	c->ok = true;
 	fid_judge(c);
 out:
-	rpk_free(&k);
 	if (!c->ok)
 		fprintf(stderr, "uvm-exp fidelity: %s: %s\n", c->name, c->error);
 }
 
-static void free_cases(struct fid_case *c, size_t n)
+void fid_free_cases(struct fid_case *c, size_t n)
 {
 	size_t i;
 
@@ -489,6 +470,6 @@ int exp_fidelity(const char *self, int argc, char **argv)
 		st = 1;
 	}
 	fid_plots(&o, c, n);
-	free_cases(c, n);
+	fid_free_cases(c, n);
 	return st;
 }

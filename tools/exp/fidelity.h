@@ -10,18 +10,27 @@
 
 #include <limits.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "exp_cost.h"
 #include "exp_detail.h"
+#include "replay_kernels.h"
+
+/* struct fid_kernel.rec[]: RPK_*, then the migration records (copies). */
+#define FIDK_COPIES	RPK_N
+#define FIDK_N		(RPK_N + 1)
+#define MAX_FID_TIMED	64	/* timed sections read of one nvwl run */
 
 /* One kernel: measured on the GPU, recorded, and priced by the model. */
 struct fid_kernel {
 	char name[128];
 	double measured_s;	/* without the recorder (CUDA events); < 0: none */
+	double own_s;		/* the same with its data resident; < 0: none */
 	double recorded_s;	/* under the recorder (CUPTI) */
-	double modelled_s;	/* the replay's counts inside it, priced */
-	double modelled_rec_s;	/* the recording's own counts inside it, priced */
+	double modelled_s;	/* own work + the replay's counts inside it, priced */
+	double modelled_rec_s;	/* own work + the recording's counts inside it, priced */
+	uint64_t rec[FIDK_N];	/* the recording's counts inside it */
 };
 
 /* struct fid_case.goal[] */
@@ -41,6 +50,7 @@ struct fid_case {
 	char trace[PATH_MAX];	/* the trace read (decompressed into --out) */
 	char kernels[PATH_MAX];	/* its kernel launches, or "" */
 	char untraced[PATH_MAX];	/* its kernel times without the recorder, or "" */
+	char resident[PATH_MAX];	/* and with the data resident, or "" */
 	bool ok;		/* both sides there */
 	char error[400];
 	struct exp_detail rec, rep;
@@ -64,6 +74,24 @@ extern const char *const fid_goal_names[G_NR];
 
 /* `uvm-exp fidelity TRACE...` (exp_fidelity.c); @self: this program. */
 int exp_fidelity(const char *self, int argc, char **argv);
+/*
+ * The recording @src (a trace or its .xz, decompressed into o->out) and
+ * what is beside it: its counts, its kernels with their counts and times,
+ * priced by o->cost; 0, or -1 with the reason in c->error.
+ */
+/* `uvm-exp calibrate TRACE...` (exp_calibrate.c). */
+int exp_calibrate(int argc, char **argv);
+int fid_load(struct fid_case *c, const struct fid_opts *o, const char *src);
+void fid_free_cases(struct fid_case *c, size_t n);
+
+/* fidelity_kernels.c: count record @e into the kernel it falls in. */
+void fidk_take(struct fid_case *c, const struct rp_kernels *k, const struct uvm_event *e);
+/* Each kernel's measured_s and own_s: medians of CASE.untraced/resident.json. */
+void fidk_times(struct fid_case *c);
+/* A kernel's own work in seconds (0 where not measured). */
+double fidk_own(const struct fid_kernel *k);
+/* A kernel's recorded counts, as the cost model takes them. */
+void fidk_counts(const struct fid_kernel *k, struct exp_cost_counts *n);
 
 /* Judge @c against the goals (fills c->goal). */
 void fid_judge(struct fid_case *c);

@@ -11,6 +11,7 @@
  *                        [--detail] [--kernels FILE]
  *   uvm-exp sweep FILE [--out DIR]
  *   uvm-exp fidelity [--out DIR] [--json FILE] [--policy P] TRACE...
+ *   uvm-exp calibrate [--json FILE] [--out DIR] [--all] TRACE...
  *
  * Exit status: 0 the run finished and its data checked out; 1 it failed
  * (a kernel's error, wrong data); 2 bad usage (nothing ran).
@@ -114,6 +115,8 @@ static void usage(FILE *f)
 		"       uvm-exp sweep FILE [--out DIR]   (docs/experiments.md)\n"
 		"       uvm-exp fidelity [--out DIR] [--json FILE] [--policy P] TRACE...\n"
 		"                        (docs/fidelity.md)\n"
+		"       uvm-exp calibrate [--json FILE] [--all] TRACE...\n"
+		"                        (the cost model fitted to recorded kernel times)\n"
 		"  WORKLOAD      a name of `uvm-exp list`, or replay:FILE (a trace,\n"
 		"                docs/replay.md)\n"
 		"  --size S      working set, bytes with K, M or G (default 32M)\n"
@@ -707,6 +710,8 @@ int exp_main(int argc, char **argv)
 		return exp_sweep("/proc/self/exe", argc, argv);
 	if (!strcmp(argv[1], "fidelity"))
 		return exp_fidelity("/proc/self/exe", argc, argv);
+	if (!strcmp(argv[1], "calibrate"))
+		return exp_calibrate(argc, argv);
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		usage(stdout);
 		return 0;
