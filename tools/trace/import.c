@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "import.h"
+#include "record_kernels.h"
 
 #ifndef UT_UVM_VERSION
 #define UT_UVM_VERSION "unknown"
@@ -294,12 +295,69 @@ static void emit_init(struct imp *im, struct uvm_event *ev, uint16_t type,
 	ev->hdr.va_space = im->pid ? im->pid : 1;
 }
 
+/*
+ * The kernel records that start before @ts (all with UINT64_MAX): a
+ * kernel goes after every record of its start's time or earlier, so it
+ * never parts a batch from its pages (they share a time).
+ */
+static int emit_kernels(struct imp *im, uint64_t ts)
+{
+	int ret;
+
+	for (; im->ikern < im->nkern && im->kern[im->ikern].hdr.timestamp_ns < ts;
+	     im->ikern++) {
+		ret = tr_append(&im->w, &im->kern[im->ikern]);
+		if (ret)
+			return imp_error(im, "%s: %s", im->tmp, strerror(-ret));
+	}
+	return 0;
+}
+
 static int emit(struct imp *im, const struct uvm_event *ev)
 {
-	int ret = tr_append(&im->w, ev);
+	int ret = emit_kernels(im, ev->hdr.timestamp_ns);
 
 	if (ret)
+		return ret;
+	ret = tr_append(&im->w, ev);
+	if (ret)
 		return imp_error(im, "%s: %s", im->tmp, strerror(-ret));
+	return 0;
+}
+
+/**
+ * imp_kernels() - merge kernel records into the trace by time.
+ * @im: the import, before imp_begin().
+ * @ev: UVM_EVENT_KERNEL records by start, on the format's clock as the
+ *	trace keeps it (a capture's: CLOCK_MONOTONIC_RAW); kept until
+ *	imp_end().
+ * @n: how many (0: recorded, none ran).
+ *
+ * The header's types say kernels were recorded, even none.
+ */
+void imp_kernels(struct imp *im, const struct uvm_event *ev, size_t n)
+{
+	im->kern = ev;
+	im->nkern = n;
+	im->ikern = 0;
+	im->types |= 1ULL << UVM_EVENT_KERNEL;
+}
+
+/* Kernels that start before the trace or out of order are another clock's. */
+static int check_kernels(struct imp *im)
+{
+	size_t i;
+
+	for (i = 0; i < im->nkern; i++) {
+		uint64_t t = im->kern[i].hdr.timestamp_ns;
+
+		if (t < im->base || (i && t < im->kern[i - 1].hdr.timestamp_ns))
+			return imp_error(im, "kernel launch %zu (%.*s) starts at %llu, %s: "
+					 "not on this trace's clock", i + 1,
+					 UVM_EVENT_KERNEL_NAME, im->kern[i].u.kernel.name, (unsigned long long)t,
+					 t < im->base ? "before the recording" :
+					 "before the one listed before it");
+	}
 	return 0;
 }
 
@@ -415,6 +473,11 @@ int imp_begin(struct imp *im)
 		return imp_error(im, "out of memory");
 	fill_header(im, &info);
 	im->pos = 0;
+	ret = check_kernels(im);
+	if (ret) {
+		free(info.devs);
+		return ret;
+	}
 	ret = tr_create(&im->w, im->tmp, &info);
 	free(info.devs);
 	if (ret)
@@ -430,7 +493,7 @@ int imp_begin(struct imp *im)
 /* Finish OUT.tmp and rename it to OUT. */
 int imp_end(struct imp *im)
 {
-	int ret = imp_batch_end(im);
+	int ret = imp_batch_end(im) ?: emit_kernels(im, UINT64_MAX);
 
 	im->writing = 0;
 	if (tr_finish(&im->w) && !ret)
@@ -671,31 +734,121 @@ static const struct {
 	  (1ULL << UVM_EVENT_MIGRATE) | (1ULL << UVM_EVENT_EVICT) |
 	  (1ULL << UVM_EVENT_PREFETCH) },
 	{ "nvuvm", imp_nvuvm, NV_IMPORT_TYPES },
-	{ "jsonl", imp_jsonl, (1ULL << UVM_EVENT_COUNT) - 1 },
+	{ "jsonl", imp_jsonl, (1ULL << TR_TYPES) - 1 },
 };
 
 static int import_usage(FILE *f, int st)
 {
 	fprintf(f,
-		"usage: uvm-trace import FORMAT IN [-o OUT]\n"
+		"usage: uvm-trace import FORMAT IN [-o OUT] [--kernels FILE]\n"
 		"  FORMAT  uvm-eval  uvm-eval's fault log (log2csv output)\n"
 		"          nsys      Nsight Systems SQLite export\n"
 		"          kfd-smi   AMD KFD SMI event lines\n"
 		"          nvuvm     NVIDIA UVM tools events (UvmEventEntry_V2 records)\n"
 		"          jsonl     uvm-trace export --jsonl output, record for record\n"
 		"  -o OUT  the trace (default uvm.trace); written as OUT.tmp, then renamed\n"
+		"  --kernels FILE  nvuvm: kernel launches to merge in as kernel records:\n"
+		"          a trace's (record-nvidia's, from the same capture), or a\n"
+		"          FILE.kernels an earlier record-nvidia wrote beside its trace\n"
 		"The formats and their mapping: docs/trace-import.md.\n");
 	return st;
+}
+
+/* The kernel records of trace @path (malloc'd, *@n of them), or NULL, said. */
+static struct uvm_event *trace_kernels(const char *path, size_t *n)
+{
+	static struct tr_reader r;
+	const struct uvm_event *ev;
+	struct uvm_event *v = NULL, *nv;
+	size_t cap = 0;
+	int ret;
+
+	*n = 0;
+	if (tr_open(&r, path)) {
+		fprintf(stderr, "uvm-trace import: %s: %s\n", path, r.err);
+		tr_close(&r);
+		return NULL;
+	}
+	while ((ret = tr_next(&r, &ev)) > 0) {
+		if (ev->hdr.type != UVM_EVENT_KERNEL)
+			continue;
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 256;
+			nv = realloc(v, cap * sizeof(*v));
+			if (!nv) {
+				ret = -1;
+				snprintf(r.err, sizeof(r.err), "out of memory");
+				break;
+			}
+			v = nv;
+		}
+		v[(*n)++] = *ev;
+	}
+	if (ret < 0) {
+		fprintf(stderr, "uvm-trace import: %s: %s\n", path, r.err);
+		free(v);
+		v = NULL;
+	} else if (!v) {
+		v = malloc(sizeof(*v));
+	}
+	tr_close(&r);
+	return v;
+}
+
+/* --kernels FILE: a trace's kernel records, or a FILE.kernels' launches. */
+static struct uvm_event *load_kernels(const char *path, size_t *n)
+{
+	struct uvm_event *kev;
+	struct nvk_set ks;
+	char magic[sizeof(TR_MAGIC) - 1] = { 0 };
+	FILE *f = fopen(path, "re");
+
+	if (f) {
+		if (fread(magic, 1, sizeof(magic), f) != sizeof(magic))
+			magic[0] = 0;
+		fclose(f);
+	}
+	if (!memcmp(magic, TR_MAGIC, sizeof(magic)))
+		return trace_kernels(path, n);
+	if (nvk_load(&ks, path))
+		return NULL;
+	kev = nvk_events(&ks);
+	*n = ks.n;
+	nvk_free(&ks);
+	if (!kev)
+		fprintf(stderr, "uvm-trace import: out of memory\n");
+	return kev;
+}
+
+/* The import, with --kernels' launches merged in when given. */
+static int import_run(struct imp *im, int (*run)(struct imp *im), const char *kfile)
+{
+	struct uvm_event *kev = NULL;
+	size_t n = 0;
+	int ret;
+
+	if (kfile) {
+		kev = load_kernels(kfile, &n);
+		if (!kev)
+			return -EINVAL;
+		imp_kernels(im, kev, n);
+	}
+	ret = run(im);
+	if (ret)
+		imp_abort(im);
+	free(kev);
+	return ret;
 }
 
 int tr_import_main(int argc, char **argv)
 {
 	static const struct option lopts[] = {
 		{ "output", required_argument, NULL, 'o' },
+		{ "kernels", required_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *out = "uvm.trace";
+	const char *out = "uvm.trace", *kfile = NULL;
 	struct imp im;
 	unsigned int f;
 	int c, ret;
@@ -703,6 +856,8 @@ int tr_import_main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "o:h", lopts, NULL)) != -1) {
 		if (c == 'o')
 			out = optarg;
+		else if (c == 'k')
+			kfile = optarg;
 		else if (c == 'h')
 			return import_usage(stdout, 0);
 		else
@@ -719,16 +874,19 @@ int tr_import_main(int argc, char **argv)
 		fprintf(stderr, "uvm-trace import: unknown format '%s'\n", argv[optind]);
 		return import_usage(stderr, TR_EXIT_USAGE);
 	}
+	if (kfile && strcmp(formats[f].name, "nvuvm")) {
+		fprintf(stderr, "uvm-trace import: --kernels: nvuvm only (record-nvidia's "
+			"kernel launches, on its clock)\n");
+		return import_usage(stderr, TR_EXIT_USAGE);
+	}
 	ret = imp_init(&im, formats[f].name, argv[optind + 1], out, formats[f].types);
 	if (ret) {
 		fprintf(stderr, "uvm-trace import: %s\n", strerror(-ret));
 		imp_release(&im);
 		return 1;
 	}
-	ret = formats[f].run(&im);
-	if (ret)
-		imp_abort(&im);
-	else
+	ret = import_run(&im, formats[f].run, kfile);
+	if (!ret)
 		fprintf(stderr, "uvm-trace import: %s: %llu records to %s\n", im.in,
 			(unsigned long long)im.w.index, im.out);
 	imp_release(&im);

@@ -85,6 +85,10 @@ struct imp {
 	/* the format's own header fields (a capture of record-nvidia) */
 	void (*fill)(struct imp *im, struct tr_info *info);
 	void *priv;
+
+	/* kernel records merged in by time (imp_kernels()) */
+	const struct uvm_event *kern;
+	size_t nkern, ikern;
 };
 
 /* Setup, errors. */
@@ -95,6 +99,7 @@ int imp_error(struct imp *im, const char *fmt, ...);
 int imp_begin(struct imp *im);
 int imp_end(struct imp *im);
 void imp_abort(struct imp *im);
+void imp_kernels(struct imp *im, const struct uvm_event *ev, size_t n);
 void imp_release(struct imp *im);
 
 /* Pass 1: what the trace uses. */

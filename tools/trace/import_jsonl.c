@@ -22,19 +22,43 @@ struct member {
 	int is_str;
 };
 
-/* A string at *@p (after its opening quote): NUL-terminated in place. */
+/* The escape after a backslash at @s (\", \\, \/, \u00XX of ASCII): its byte, or 0. */
+static char json_escape(char **s)
+{
+	unsigned int c;
+
+	if (**s == '"' || **s == '\\' || **s == '/')
+		return *(*s)++;
+	if (**s != 'u' || strspn(*s + 1, "0123456789abcdefABCDEF") < 4 ||
+	    sscanf(*s + 1, "%4x", &c) != 1 || !c || c >= 0x80)
+		return 0;
+	*s += 5;
+	return (char)c;
+}
+
+/*
+ * A string at *@p (after its opening quote): unescaped and NUL-terminated
+ * in place (export escapes only a kernel's name, and only as above).
+ */
 static char *json_string(char **p)
 {
-	char *s = *p, *start = s;
+	char *s = *p, *start = s, *o = s;
 
 	while (*s && *s != '"') {
-		if (*s == '\\' || (unsigned char)*s < 0x20)
-			return NULL;	/* our names and values never need escapes */
+		if ((unsigned char)*s < 0x20)
+			return NULL;
+		if (*s != '\\') {
+			*o++ = *s++;
+			continue;
+		}
 		s++;
+		*o = json_escape(&s);
+		if (!*o++)
+			return NULL;
 	}
 	if (*s != '"')
 		return NULL;
-	*s = 0;
+	*o = 0;
 	*p = s + 1;
 	return start;
 }
@@ -94,7 +118,7 @@ static int type_of(const char *name)
 {
 	unsigned int t;
 
-	for (t = 0; t < UVM_EVENT_COUNT; t++)
+	for (t = 0; t < TR_TYPES; t++)
 		if (!strcmp(tr_types[t].name, name))
 			return (int)t;
 	return -1;
@@ -134,12 +158,24 @@ static int set_field(struct uvm_event *ev, const struct tr_field *f, const char 
 	return 0;
 }
 
+/* Store the string @text into string field @f: fits, or -1. */
+static int set_str(struct uvm_event *ev, const struct tr_field *f, const char *text)
+{
+	size_t n = strlen(text);
+
+	if (n > f->size)
+		return -1;
+	memcpy((char *)ev + f->off, text, n);
+	return 0;
+}
+
 /* One line into @ev: 0, or an error naming the line. */
 static int jsonl_parse(struct imp *im, char *line, struct uvm_event *ev)
 {
 	struct member m[MAX_MEMBERS];
 	const struct tr_field *f;
 	int n, i, type = -1;
+	char why[128];
 
 	n = parse_object(line, m);
 	if (n < 0)
@@ -160,7 +196,10 @@ static int jsonl_parse(struct imp *im, char *line, struct uvm_event *ev)
 		if (!f)
 			return imp_error(im, "%s records have no field \"%s\"",
 					 tr_types[type].name, m[i].key);
-		if (m[i].is_str || set_field(ev, f, m[i].val))
+		if (f->is_string ? !m[i].is_str || set_str(ev, f, m[i].val) : 0)
+			return imp_error(im, "\"%s\": not a string of at most %u bytes",
+					 m[i].key, f->size);
+		if (!f->is_string && (m[i].is_str || set_field(ev, f, m[i].val)))
 			return imp_error(im, "\"%s\": not a %s%u-bit number", m[i].key,
 					 f->is_signed ? "signed " : "", 8 * f->size);
 	}
@@ -168,6 +207,8 @@ static int jsonl_parse(struct imp *im, char *line, struct uvm_event *ev)
 		return imp_error(im, "a record of size %u, version %u: this uvm-trace "
 				 "writes %zu, %u", ev->hdr.size, ev->hdr.version,
 				 sizeof(*ev), UVM_EVENTS_VERSION);
+	if (type == UVM_EVENT_KERNEL && tr_kernel_check(ev, why, sizeof(why)))
+		return imp_error(im, "a bad kernel record: %s", why);
 	return 0;
 }
 
@@ -181,6 +222,8 @@ static int64_t device_of(const struct uvm_event *ev)
 		return ev->u.device_fault.device;
 	case UVM_EVENT_EVICT:
 		return ev->u.evict.device;
+	case UVM_EVENT_KERNEL:
+		return ev->u.kernel.device;
 	}
 	return -1;
 }

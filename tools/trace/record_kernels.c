@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * record_kernels.c - record-nvidia's kernel launches: the files the CUPTI
- * injection library (cupti/nvrec_cupti.c) wrote, one per process, merged
- * into FILE.kernels beside the trace: JSON Lines, one kernel a line, by
- * start time, on the trace's clock (docs/fidelity.md "Kernel launches").
+ * record_kernels.c - kernel launches for the trace's kernel records
+ * (UVM_EVENT_KERNEL, docs/trace-format.md): the files the CUPTI injection
+ * library (cupti/nvrec_cupti.c) wrote, one per process, or a FILE.kernels
+ * that an earlier record-nvidia wrote beside its trace (JSON Lines, one
+ * kernel a line); by start time, on the trace's clock, as records that
+ * the importer merges into the trace by time (docs/fidelity.md "Kernel
+ * launches").
  */
 #include <errno.h>
 #include <glob.h>
@@ -14,19 +17,7 @@
 #include <unistd.h>
 
 #include "record_kernels.h"
-#include "uvm_tool.h"
-
-struct nvk {
-	uint64_t start, end;
-	uint32_t pid, device, stream, corr;
-	char *name;
-};
-
-struct nvk_set {
-	struct nvk *v;
-	size_t n, cap;
-	uint64_t dropped;
-};
+#include "trace_format.h"
 
 static int nvk_add(struct nvk_set *s, const struct nvk *k)
 {
@@ -101,80 +92,220 @@ static int nvk_file(struct nvk_set *s, const char *path, const char *prefix)
 	return ret;
 }
 
+/* By start; launches that start together by process and correlation id. */
 static int nvk_cmp(const void *a, const void *b)
 {
 	const struct nvk *x = a, *y = b;
 
-	return x->start < y->start ? -1 : x->start > y->start;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->corr < y->corr ? -1 : x->corr > y->corr;
 }
 
-static int nvk_write(const struct nvk_set *s, const char *out)
-{
-	FILE *f = fopen(out, "we");
-	size_t i;
-
-	if (!f)
-		return -errno;
-	for (i = 0; i < s->n; i++) {
-		const struct nvk *k = &s->v[i];
-
-		fprintf(f, "{\"pid\":%u,\"device\":%u,\"stream\":%u,\"correlation\":%u,"
-			"\"start_ns\":%" PRIu64 ",\"end_ns\":%" PRIu64 ",\"name\":", k->pid,
-			k->device, k->stream, k->corr, k->start, k->end);
-		ut_json_str(f, k->name);
-		fputs("}\n", f);
-	}
-	if (fclose(f))
-		return -errno;
-	return 0;
-}
-
-static void nvk_free(struct nvk_set *s)
+void nvk_free(struct nvk_set *s)
 {
 	size_t i;
 
 	for (i = 0; i < s->n; i++)
 		free(s->v[i].name);
 	free(s->v);
+	memset(s, 0, sizeof(*s));
 }
 
 /**
- * nvk_merge() - merge the per-process files $@prefix.<pid> into @out,
- * removing them.
+ * nvk_collect() - the per-process files $@prefix.<pid>, read and removed.
+ * @s: out, their kernels by start (empty on an error).
  * @prefix: what UVM_NVREC_KERNELS said.
- * @out: the kernels' file (JSON Lines); not written on an error.
- * @nkernels: out, kernels written.
- * @dropped: out, records CUPTI said it dropped.
  *
  * Return: 0; -ENOENT if no process wrote a file (CUPTI was not loaded);
  * another -errno, said, on an error.
  */
-int nvk_merge(const char *prefix, const char *out, uint64_t *nkernels, uint64_t *dropped)
+int nvk_collect(struct nvk_set *s, const char *prefix)
 {
-	struct nvk_set s = { 0 };
 	char pat[4200];
 	glob_t g;
 	size_t i;
 	int ret = 0;
 
+	memset(s, 0, sizeof(*s));
 	snprintf(pat, sizeof(pat), "%s.[0-9]*", prefix);
 	if (glob(pat, 0, NULL, &g))
 		return -ENOENT;
 	for (i = 0; i < g.gl_pathc && !ret; i++)
-		ret = nvk_file(&s, g.gl_pathv[i], prefix);
+		ret = nvk_file(s, g.gl_pathv[i], prefix);
 	for (i = 0; i < g.gl_pathc; i++)
 		unlink(g.gl_pathv[i]);
 	globfree(&g);
-	if (!ret) {
-		qsort(s.v, s.n, sizeof(*s.v), nvk_cmp);
-		ret = nvk_write(&s, out);
-		if (ret)
-			fprintf(stderr, "uvm-trace record-nvidia: %s: %s\n", out, strerror(-ret));
-	}
-	*nkernels = s.n;
-	*dropped = s.dropped;
-	nvk_free(&s);
+	if (ret)
+		nvk_free(s);
+	else
+		qsort(s->v, s->n, sizeof(*s->v), nvk_cmp);
 	return ret;
+}
+
+/* ---- FILE.kernels of an earlier record-nvidia ---- */
+
+/* The number after "@key": in @line into *@v: 0, or -1. */
+static int json_num(const char *line, const char *key, uint64_t max, uint64_t *v)
+{
+	const char *p = strstr(line, key);
+	unsigned long long x;
+	char *end;
+
+	if (!p)
+		return -1;
+	p += strlen(key);
+	if (*p < '0' || *p > '9')
+		return -1;
+	errno = 0;
+	x = strtoull(p, &end, 10);
+	if (errno || x > max || (*end != ',' && *end != '}'))
+		return -1;
+	*v = x;
+	return 0;
+}
+
+/* The string after "name":, its escapes undone, into a new string; NULL if bad. */
+static char *json_name(const char *line)
+{
+	const char *p = strstr(line, "\"name\":\"");
+	char *out, *o;
+	unsigned int c;
+
+	if (!p)
+		return NULL;
+	p += 8;
+	out = o = malloc(strlen(p) + 1);
+	if (!out)
+		return NULL;
+	for (; *p && *p != '"'; p++) {
+		if (*p != '\\') {
+			*o++ = *p;
+			continue;
+		}
+		p++;
+		if (*p == '"' || *p == '\\' || *p == '/')
+			*o++ = *p;
+		else if (*p == 'u' && sscanf(p + 1, "%4x", &c) == 1 && c && c < 0x80 &&
+			 strspn(p + 1, "0123456789abcdefABCDEF") >= 4) {
+			*o++ = (char)c;
+			p += 4;
+		} else {
+			break;
+		}
+	}
+	*o = '\0';
+	if (*p != '"' || o == out) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
+/* One line of a FILE.kernels: 0, or -EINVAL, -ENOMEM. */
+static int nvk_json_line(struct nvk_set *s, const char *line)
+{
+	uint64_t pid, dev, stream, corr;
+	struct nvk k = { 0 };
+
+	if (json_num(line, "\"pid\":", UINT32_MAX, &pid) ||
+	    json_num(line, "\"device\":", UINT32_MAX, &dev) ||
+	    json_num(line, "\"stream\":", UINT32_MAX, &stream) ||
+	    json_num(line, "\"correlation\":", UINT32_MAX, &corr) ||
+	    json_num(line, "\"start_ns\":", UINT64_MAX, &k.start) ||
+	    json_num(line, "\"end_ns\":", UINT64_MAX, &k.end) || k.end < k.start)
+		return -EINVAL;
+	k.pid = (uint32_t)pid;
+	k.device = (uint32_t)dev;
+	k.stream = (uint32_t)stream;
+	k.corr = (uint32_t)corr;
+	k.name = json_name(line);
+	if (!k.name)
+		return -EINVAL;
+	if (nvk_add(s, &k)) {
+		free(k.name);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/**
+ * nvk_load() - a FILE.kernels (JSON Lines: pid, device, stream,
+ * correlation, start_ns, end_ns, name), as record-nvidia wrote it beside
+ * its trace before the trace had kernel records.
+ * @s: out, its kernels by start (empty on an error).
+ * @path: the file.
+ *
+ * Return: 0, or -errno with the file and line said.
+ */
+int nvk_load(struct nvk_set *s, const char *path)
+{
+	FILE *f = fopen(path, "re");
+	char *line = NULL;
+	size_t cap = 0, no = 0;
+	int ret = 0;
+
+	memset(s, 0, sizeof(*s));
+	if (!f) {
+		ret = -errno;
+		fprintf(stderr, "uvm-trace: %s: %s\n", path, strerror(-ret));
+		return ret;
+	}
+	while (!ret && getline(&line, &cap, f) > 0) {
+		no++;
+		ret = nvk_json_line(s, line);
+	}
+	if (ret == -EINVAL)
+		fprintf(stderr, "uvm-trace: %s: line %zu: not a kernel launch of record-nvidia's "
+			"(pid, device, stream, correlation, start_ns <= end_ns, name)\n", path, no);
+	else if (ret)
+		fprintf(stderr, "uvm-trace: %s: %s\n", path, strerror(-ret));
+	free(line);
+	fclose(f);
+	if (ret)
+		nvk_free(s);
+	else
+		qsort(s->v, s->n, sizeof(*s->v), nvk_cmp);
+	return ret;
+}
+
+/* ---- as records ---- */
+
+static void nvk_event(const struct nvk *k, struct uvm_event *ev)
+{
+	size_t len = strlen(k->name);
+
+	memset(ev, 0, sizeof(*ev));
+	ev->hdr.type = UVM_EVENT_KERNEL;
+	ev->hdr.size = sizeof(*ev);
+	ev->hdr.version = UVM_EVENTS_VERSION;
+	ev->hdr.pid = k->pid;
+	ev->hdr.timestamp_ns = k->start;
+	ev->hdr.va_space = k->pid;
+	ev->u.kernel.start_ns = k->start;
+	ev->u.kernel.end_ns = k->end;
+	ev->u.kernel.name_hash = tr_kernel_hash(k->name, len);
+	ev->u.kernel.device = k->device;
+	ev->u.kernel.stream = k->stream;
+	ev->u.kernel.correlation = k->corr;
+	ev->u.kernel.name_len = len > UINT32_MAX ? UINT32_MAX : (uint32_t)len;
+	memcpy(ev->u.kernel.name, k->name,
+	       len < UVM_EVENT_KERNEL_NAME ? len : UVM_EVENT_KERNEL_NAME);
+}
+
+/* @s's kernels as UVM_EVENT_KERNEL records, in its order: malloc'd, or NULL. */
+struct uvm_event *nvk_events(const struct nvk_set *s)
+{
+	struct uvm_event *ev = malloc((s->n + 1) * sizeof(*ev));
+	size_t i;
+
+	if (!ev)
+		return NULL;
+	for (i = 0; i < s->n; i++)
+		nvk_event(&s->v[i], &ev[i]);
+	return ev;
 }
 
 /* Remove what the processes wrote (an error before the merge). */

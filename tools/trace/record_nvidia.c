@@ -104,10 +104,10 @@ static int nvr_usage(FILE *f, int st)
 		"usage: uvm-trace record-nvidia [-o FILE] [--raw CAP] [--queue N] [--no-kernels]\n"
 		"                               -- CMD [ARGS...]\n"
 		"  records CMD's managed-memory events from NVIDIA's driver (its UVM tools\n"
-		"  interface, /dev/nvidia-uvm-tools) into FILE (default uvm.trace), and its\n"
-		"  kernel launches (CUPTI) into FILE.kernels\n"
+		"  interface, /dev/nvidia-uvm-tools) into FILE (default uvm.trace), with its\n"
+		"  kernel launches (CUPTI) as the trace's kernel records\n"
 		"  --raw CAP   also keep the driver's records as captured (uvm-trace import\n"
-		"              nvuvm CAP makes the trace again)\n"
+		"              nvuvm CAP --kernels FILE makes the trace again)\n"
 		"  --queue N   entries of each event queue, a power of two (default %u)\n"
 		"  --no-kernels  do not record kernel launches\n"
 		"docs/fidelity.md says what is recorded and how.\n", NVR_QUEUE);
@@ -698,13 +698,47 @@ static void nvr_say_drops(const struct nv_capture *h)
 		"without --allow-incomplete\n");
 }
 
-/* The capture into the trace, through import nvuvm's code. */
+/*
+ * The processes' kernel launches as records, or NULL when none were
+ * recorded (said why); a failure costs only the kernels.
+ */
+static struct uvm_event *nvr_kernels(struct nvr *r, struct nvk_set *ks)
+{
+	struct uvm_event *kev = NULL;
+	int ret;
+
+	if (!r->cupti[0])
+		return NULL;
+	ret = nvk_collect(ks, r->kprefix);
+	if (!ret) {
+		kev = nvk_events(ks);
+		if (!kev)
+			nvk_free(ks);
+	}
+	if (ret == -ENOENT)
+		fprintf(stderr, "uvm-trace record-nvidia: kernel launches not recorded: "
+			"CUDA did not load %s\n", r->cupti);
+	else if (!kev)
+		fprintf(stderr, "uvm-trace record-nvidia: kernel launches not recorded: %s\n",
+			strerror(ret ? -ret : ENOMEM));
+	else if (ks->dropped)
+		fprintf(stderr, "uvm-trace record-nvidia: INCOMPLETE kernel launches: CUPTI "
+			"dropped %" PRIu64 "\n", ks->dropped);
+	return kev;
+}
+
+/* The capture into the trace, through import nvuvm's code, with the kernels. */
 static int nvr_convert(struct nvr *r)
 {
+	struct nvk_set ks = { 0 };
+	struct uvm_event *kev;
 	struct imp im;
 	int ret;
 
 	ret = imp_init(&im, "nvuvm", r->cap_path, r->out, NV_IMPORT_TYPES);
+	kev = nvr_kernels(r, &ks);
+	if (kev)
+		imp_kernels(&im, kev, ks.n);
 	if (!ret)
 		ret = imp_nvuvm(&im);
 	else
@@ -713,9 +747,12 @@ static int nvr_convert(struct nvr *r)
 		imp_abort(&im);
 	else
 		fprintf(stderr, "uvm-trace record-nvidia: %" PRIu64 " driver events, %" PRIu64
-			" managed ranges; %llu records to %s\n", r->entries, r->own,
-			(unsigned long long)im.w.index, r->out);
+			" managed ranges%s%zu kernel launches; %llu records to %s\n", r->entries,
+			r->own, kev ? ", " : "", kev ? ks.n : 0, (unsigned long long)im.w.index,
+			r->out);
 	imp_release(&im);
+	free(kev);
+	nvk_free(&ks);
 	return ret ? -1 : 0;
 }
 
@@ -740,27 +777,11 @@ static void nvr_kernels_setup(struct nvr *r)
 	}
 }
 
-/* FILE.kernels from the processes' files; a failure costs only the kernels. */
-static void nvr_kernels_finish(struct nvr *r)
+/* No trace: the processes' kernel files go too. */
+static void nvr_kernels_discard(struct nvr *r)
 {
-	char out[PATH_MAX + 16];
-	uint64_t n = 0, dropped = 0;
-	int ret;
-
-	if (!r->cupti[0])
-		return;
-	if (r->failed) {
+	if (r->cupti[0])
 		nvk_discard(r->kprefix);
-		return;
-	}
-	snprintf(out, sizeof(out), "%s.kernels", r->out);
-	ret = nvk_merge(r->kprefix, out, &n, &dropped);
-	if (ret == -ENOENT)
-		fprintf(stderr, "uvm-trace record-nvidia: kernel launches not recorded: "
-			"CUDA did not load %s\n", r->cupti);
-	else if (!ret)
-		fprintf(stderr, "uvm-trace record-nvidia: %" PRIu64 " kernel launches to %s%s\n",
-			n, out, dropped ? " (INCOMPLETE: CUPTI dropped some)" : "");
 }
 
 /* Nothing to record with: say why, before CMD runs. */
@@ -828,9 +849,10 @@ static int nvr_record(struct nvr *r, const char *shim)
 		if (nvr_convert(r))
 			r->failed = 1;
 	}
-	nvr_kernels_finish(r);
-	if (r->failed)
+	if (r->failed) {
+		nvr_kernels_discard(r);
 		fprintf(stderr, "uvm-trace record-nvidia: no trace written\n");
+	}
 remove:
 	if (r->cap)
 		fclose(r->cap);

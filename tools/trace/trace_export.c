@@ -4,7 +4,9 @@
  * record, every field, one line each, with the names of
  * docs/trace-format.md. CSV has a header line and one column per field
  * name (the union over the types; a field a record's type lacks is empty);
- * JSON Lines has one object a record with its type's fields only.
+ * JSON Lines has one object a record with its type's fields only. A
+ * string (a kernel's name) is quoted: CSV's way (a quote doubled) or
+ * JSON's (escapes).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -18,7 +20,7 @@ struct columns {
 	const char *name[MAX_COLS];
 	unsigned int n;
 	/* col[type][i]: the column of field i of the type */
-	unsigned char col[UVM_EVENT_COUNT][MAX_COLS];
+	unsigned char col[TR_TYPES][MAX_COLS];
 };
 
 static unsigned int column_of(struct columns *c, const char *name)
@@ -42,7 +44,7 @@ static void build_columns(struct columns *c)
 	column_of(c, "type");
 	for (i = 0; i < tr_hdr_nfields; i++)
 		column_of(c, tr_hdr_fields[i].name);
-	for (t = 0; t < UVM_EVENT_COUNT; t++)
+	for (t = 0; t < TR_TYPES; t++)
 		for (i = 0; i < tr_types[t].nfields; i++)
 			c->col[t][i] = (unsigned char)column_of(c, tr_types[t].fields[i].name);
 }
@@ -54,6 +56,25 @@ static void csv_head(FILE *out, const struct columns *c)
 	for (i = 0; i < c->n; i++)
 		fprintf(out, "%s%s", i ? "," : "", c->name[i]);
 	fputc('\n', out);
+}
+
+/* A field in CSV: a number, or a string in quotes (a quote doubled). */
+static void csv_field(FILE *out, const struct uvm_event *ev, const struct tr_field *f)
+{
+	char str[256], *p;
+
+	if (!f->is_string) {
+		tr_field_print(out, ev, f);
+		return;
+	}
+	tr_field_str(ev, f, str);
+	fputc('"', out);
+	for (p = str; *p; p++) {
+		if (*p == '"')
+			fputc('"', out);
+		fputc(*p, out);
+	}
+	fputc('"', out);
 }
 
 static void csv_line(FILE *out, const struct columns *c, uint64_t index,
@@ -73,7 +94,7 @@ static void csv_line(FILE *out, const struct columns *c, uint64_t index,
 	for (i = 2 + tr_hdr_nfields; i < c->n; i++) {
 		fputc(',', out);
 		if (f[i])
-			tr_field_print(out, ev, f[i]);
+			csv_field(out, ev, f[i]);
 	}
 	fputc('\n', out);
 }

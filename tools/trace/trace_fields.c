@@ -10,13 +10,16 @@
 #include <string.h>
 
 #include "trace_format.h"
+#include "uvm_tool.h"
 
 #define EV	struct uvm_event
 #define IS_SIGNED(x)	_Generic((x), __s16: 1, __s32: 1, __s64: 1, default: 0)
 #define HF(m)	{ #m, offsetof(EV, hdr.m), sizeof(((EV *)0)->hdr.m), \
-		  IS_SIGNED(((EV *)0)->hdr.m) }
+		  IS_SIGNED(((EV *)0)->hdr.m), 0 }
 #define PF(t, m) { #m, offsetof(EV, u.t.m), sizeof(((EV *)0)->u.t.m), \
-		   IS_SIGNED(((EV *)0)->u.t.m) }
+		   IS_SIGNED(((EV *)0)->u.t.m), 0 }
+/* A string field: char[], NUL-padded. */
+#define SF(t, m) { #m, offsetof(EV, u.t.m), sizeof(((EV *)0)->u.t.m), 0, 1 }
 #define NF(a)	(sizeof(a) / sizeof((a)[0]))
 
 const struct tr_field tr_hdr_fields[] = {
@@ -75,8 +78,13 @@ static const struct tr_field f_advise[] = {
 	PF(advise, addr), PF(advise, bytes), PF(advise, advice),
 	PF(advise, loc_type), PF(advise, loc_id),
 };
+static const struct tr_field f_kernel[] = {
+	PF(kernel, start_ns), PF(kernel, end_ns), PF(kernel, device), PF(kernel, stream),
+	PF(kernel, correlation), SF(kernel, name), PF(kernel, name_len),
+	PF(kernel, name_hash),
+};
 
-const struct tr_type tr_types[UVM_EVENT_COUNT] = {
+const struct tr_type tr_types[TR_TYPES] = {
 	[UVM_EVENT_OVERFLOW] = { "overflow", f_overflow, NF(f_overflow) },
 	[UVM_EVENT_FAULT_BATCH] = { "fault_batch", f_batch, NF(f_batch) },
 	[UVM_EVENT_DEVICE_FAULT] = { "device_fault", f_dfault, NF(f_dfault) },
@@ -91,14 +99,19 @@ const struct tr_type tr_types[UVM_EVENT_COUNT] = {
 	[UVM_EVENT_FREE] = { "free", f_free, NF(f_free) },
 	[UVM_EVENT_PREFETCH] = { "prefetch", f_prefetch, NF(f_prefetch) },
 	[UVM_EVENT_ADVISE] = { "advise", f_advise, NF(f_advise) },
+	[UVM_EVENT_KERNEL] = { "kernel", f_kernel, NF(f_kernel) },
 };
 
 const char *tr_type_name(unsigned int type)
 {
-	return type < UVM_EVENT_COUNT ? tr_types[type].name : NULL;
+	return type < TR_TYPES ? tr_types[type].name : NULL;
 }
 
-/* One name of a --events list: a type's name (any case) or "all". */
+/*
+ * One name of a --events list: a type's name (any case) or "all": the
+ * event stream's types (record asks the module for them), not the
+ * trace-only ones.
+ */
 static int parse_one(const char *name, size_t len, uint64_t *mask)
 {
 	unsigned int t;
@@ -135,21 +148,40 @@ int tr_parse_types(const char *list, uint64_t *mask)
 	return *mask ? 0 : -1;
 }
 
-/* A field's value, zero-extended. */
+/* A field's value, zero-extended (0 for a string). */
 uint64_t tr_field_u(const struct uvm_event *ev, const struct tr_field *f)
 {
 	const unsigned char *p = (const unsigned char *)ev + f->off;
 	uint64_t v = 0;
 
-	memcpy(&v, p, f->size);
+	if (!f->is_string)
+		memcpy(&v, p, f->size);
 	return v;
 }
 
-/* A field's value as a decimal integer, signed if the field is. */
+/* A string field's bytes into @buf (f->size + 1 bytes), NUL-terminated; its length. */
+size_t tr_field_str(const struct uvm_event *ev, const struct tr_field *f, char *buf)
+{
+	size_t n = strnlen((const char *)ev + f->off, f->size);
+
+	memcpy(buf, (const char *)ev + f->off, n);
+	buf[n] = '\0';
+	return n;
+}
+
+/* A field's value as a decimal integer, signed if the field is; a string as JSON's. */
 int tr_field_print(FILE *out, const struct uvm_event *ev, const struct tr_field *f)
 {
-	uint64_t v = tr_field_u(ev, f);
+	char str[256];
+	uint64_t v;
 	int64_t s;
+
+	if (f->is_string) {
+		tr_field_str(ev, f, str);
+		ut_json_str(out, str);
+		return 0;
+	}
+	v = tr_field_u(ev, f);
 
 	if (!f->is_signed)
 		return fprintf(out, "%" PRIu64, v);

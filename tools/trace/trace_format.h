@@ -44,6 +44,9 @@
 
 #define TR_NV_TYPES		16	/* nv_dropped[]: NVIDIA's UvmEventType 0..15 */
 
+/* Record types a trace may hold: the stream's, then the trace-only ones. */
+#define TR_TYPES		UVM_EVENT_TRACE_COUNT
+
 /**
  * struct tr_header - the start of a trace file (768 bytes; a version 1
  * file's is the first 512, read with the rest zero).
@@ -131,6 +134,24 @@ _Static_assert(sizeof(struct tr_device) == 96, "tr_device");
 _Static_assert(sizeof(struct tr_node) == 16, "tr_node");
 _Static_assert(sizeof(struct tr_block) == 32, "tr_block");
 _Static_assert(sizeof(struct uvm_event) == TR_RECORD_SIZE, "record");
+_Static_assert(sizeof(struct uvm_event_kernel) == 96, "kernel record");
+_Static_assert(__builtin_offsetof(struct uvm_event, u.kernel.name) == 72, "kernel name");
+
+/*
+ * A kernel record's name_hash: FNV-1a 64 of the whole name
+ * (docs/trace-format.md).
+ */
+static inline uint64_t tr_kernel_hash(const char *name, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		h ^= (unsigned char)name[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
 
 /** struct tr_info - a header and its tables. */
 struct tr_info {
@@ -173,13 +194,15 @@ struct tr_reader {
 int tr_open(struct tr_reader *r, const char *path);
 int tr_next(struct tr_reader *r, const struct uvm_event **ev);
 void tr_close(struct tr_reader *r);
+int tr_kernel_check(const struct uvm_event *ev, char *why, size_t len);
 
 /* Record types and fields (trace_fields.c). */
 struct tr_field {
 	const char *name;
 	uint16_t off;		/* in struct uvm_event */
-	uint8_t size;		/* 2, 4 or 8 */
+	uint8_t size;		/* 2, 4 or 8; a string's: its bytes */
 	uint8_t is_signed;
+	uint8_t is_string;	/* char[size], NUL-padded (a kernel's name) */
 };
 
 struct tr_type {
@@ -190,12 +213,13 @@ struct tr_type {
 
 extern const struct tr_field tr_hdr_fields[];
 extern const unsigned int tr_hdr_nfields;
-extern const struct tr_type tr_types[UVM_EVENT_COUNT];
+extern const struct tr_type tr_types[TR_TYPES];
 
 const char *tr_type_name(unsigned int type);
 int tr_parse_types(const char *list, uint64_t *mask);
 uint64_t tr_field_u(const struct uvm_event *ev, const struct tr_field *f);
 int tr_field_print(FILE *out, const struct uvm_event *ev, const struct tr_field *f);
+size_t tr_field_str(const struct uvm_event *ev, const struct tr_field *f, char *buf);
 const char *tr_policy_name(unsigned int kind, unsigned int val);
 
 /* The subcommands. */

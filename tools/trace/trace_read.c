@@ -178,21 +178,72 @@ static int load_payload(struct tr_reader *r, const struct tr_block *b, uint64_t 
 	return 0;
 }
 
+/**
+ * tr_kernel_check() - is @ev a kernel record as docs/trace-format.md has
+ * it: its timestamp its start, its end not before, a name of name_len
+ * bytes (none NUL) NUL-padded, the hash of a whole name its own.
+ * @ev: a UVM_EVENT_KERNEL record.
+ * @why: what is wrong, when it is.
+ * @len: @why's size.
+ *
+ * Return: 0, or -1 with @why.
+ */
+int tr_kernel_check(const struct uvm_event *ev, char *why, size_t len)
+{
+	const struct uvm_event_kernel *k = &ev->u.kernel;
+	size_t kept = k->name_len < UVM_EVENT_KERNEL_NAME ? k->name_len :
+		      UVM_EVENT_KERNEL_NAME, i;
+
+	if (k->start_ns != ev->hdr.timestamp_ns) {
+		snprintf(why, len, "its timestamp %llu is not its start %llu",
+			 (unsigned long long)ev->hdr.timestamp_ns,
+			 (unsigned long long)k->start_ns);
+		return -1;
+	}
+	if (k->end_ns < k->start_ns) {
+		snprintf(why, len, "it ends (%llu) before it starts (%llu)",
+			 (unsigned long long)k->end_ns, (unsigned long long)k->start_ns);
+		return -1;
+	}
+	if (!k->name_len || strnlen(k->name, kept) != kept) {
+		snprintf(why, len, "its name is not %u bytes without a NUL", k->name_len);
+		return -1;
+	}
+	for (i = kept; i < UVM_EVENT_KERNEL_NAME; i++) {
+		if (k->name[i]) {
+			snprintf(why, len, "the padding after its name is not zero (byte %zu)",
+				 i);
+			return -1;
+		}
+	}
+	if (k->name_len <= UVM_EVENT_KERNEL_NAME &&
+	    k->name_hash != tr_kernel_hash(k->name, k->name_len)) {
+		snprintf(why, len, "its name_hash is not its name's");
+		return -1;
+	}
+	return 0;
+}
+
 /* Each record of the block: a known type, the size and version of ours. */
 static int check_records(struct tr_reader *r, unsigned int n, uint64_t off)
 {
 	unsigned int i;
+	char why[128];
 
 	for (i = 0; i < n; i++) {
 		const struct uvm_event_header *e = &r->buf[i].hdr;
 
-		if (e->type < UVM_EVENT_COUNT && e->size == TR_RECORD_SIZE &&
-		    e->version == UVM_EVENTS_VERSION)
-			continue;
-		return fail(r, "record %llu (block at offset %llu): bad record header "
-			    "(type %u, size %u, version %u)",
-			    (unsigned long long)(r->index + i), (unsigned long long)off,
-			    e->type, e->size, e->version);
+		if (e->type >= TR_TYPES || e->size != TR_RECORD_SIZE ||
+		    e->version != UVM_EVENTS_VERSION)
+			return fail(r, "record %llu (block at offset %llu): bad record header "
+				    "(type %u, size %u, version %u)",
+				    (unsigned long long)(r->index + i), (unsigned long long)off,
+				    e->type, e->size, e->version);
+		if (e->type == UVM_EVENT_KERNEL &&
+		    tr_kernel_check(&r->buf[i], why, sizeof(why)))
+			return fail(r, "record %llu (block at offset %llu): a bad kernel "
+				    "record: %s", (unsigned long long)(r->index + i),
+				    (unsigned long long)off, why);
 	}
 	return 0;
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * trace_show.c - uvm-trace show FILE: the header, record counts per type,
- * the time span, bytes moved per direction and cause, fault batches.
+ * the time span, bytes moved per direction and cause, fault batches,
+ * kernel launches.
  */
 #include <inttypes.h>
 #include <string.h>
@@ -20,12 +21,13 @@ static const char *const cause_names[CAUSES] = {
 };
 
 struct summary {
-	uint64_t count[UVM_EVENT_COUNT];
+	uint64_t count[TR_TYPES];
 	uint64_t first_ns, last_ns;
 	uint64_t bytes[DIR_COUNT], pages[DIR_COUNT];
 	uint64_t cause_bytes[CAUSES];
 	struct uvm_event_fault_batch b;	/* batches' sums (batch: the last number) */
 	uint64_t cpu_ns, cpu_pages, evict_bytes, lost;
+	uint64_t kernel_ns;	/* the kernel launches' time, summed */
 };
 
 static void add_batch(struct summary *s, const struct uvm_event_fault_batch *b)
@@ -81,6 +83,9 @@ static void add(struct summary *s, const struct uvm_event *ev)
 	case UVM_EVENT_OVERFLOW:
 		s->lost += ev->u.overflow.lost;
 		break;
+	case UVM_EVENT_KERNEL:
+		s->kernel_ns += ev->u.kernel.end_ns - ev->u.kernel.start_ns;
+		break;
 	}
 }
 
@@ -90,7 +95,7 @@ static void types_list(uint64_t types, char *buf, size_t len)
 	unsigned int t;
 
 	buf[0] = 0;
-	for (t = 0; t < UVM_EVENT_COUNT && n < len; t++)
+	for (t = 0; t < TR_TYPES && n < len; t++)
 		if (types & (1ULL << t))
 			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? "," : "",
 					      tr_types[t].name);
@@ -216,14 +221,15 @@ static void show_batches(const struct summary *s)
 	       b->evict_ns / 1e6);
 }
 
-static void show_summary(const struct summary *s, uint64_t records, uint64_t start,
-			 long long file_bytes)
+static void show_summary(const struct summary *s, uint64_t records,
+			 const struct tr_header *h, long long file_bytes)
 {
+	uint64_t start = h->start_ns;
 	unsigned int i;
 
 	printf("records: %" PRIu64 " (%lld bytes on disk, %.1f bytes a record)\n", records,
 	       file_bytes, records ? (double)file_bytes / (double)records : 0.0);
-	for (i = 0; i < UVM_EVENT_COUNT; i++)
+	for (i = 0; i < TR_TYPES; i++)
 		if (s->count[i])
 			printf("  %-14s %" PRIu64 "\n", tr_types[i].name, s->count[i]);
 	if (records)
@@ -243,6 +249,9 @@ static void show_summary(const struct summary *s, uint64_t records, uint64_t sta
 	       s->count[UVM_EVENT_CPU_FAULT], s->cpu_ns / 1e6, s->cpu_pages);
 	printf("evictions: %" PRIu64 " (%" PRIu64 " bytes)\n", s->count[UVM_EVENT_EVICT],
 	       s->evict_bytes);
+	if (h->types & (1ULL << UVM_EVENT_KERNEL))
+		printf("kernel launches: %" PRIu64 " (%.3f ms, summed)\n",
+		       s->count[UVM_EVENT_KERNEL], s->kernel_ns / 1e6);
 	printf("lost: %" PRIu64 " records\n", s->lost);
 }
 
@@ -265,7 +274,7 @@ int tr_show_main(int argc, char **argv)
 	if (ret < 0)
 		goto fail;
 	show_header(argv[1], &r.info);
-	show_summary(&s, r.index, r.info.h.start_ns,
+	show_summary(&s, r.index, &r.info.h,
 		     stat(argv[1], &st) ? -1LL : (long long)st.st_size);
 	tr_close(&r);
 	return 0;
