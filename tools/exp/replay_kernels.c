@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "replay_kernels.h"
+#include "trace/trace_format.h"
 
 /* The number after "@key": in @line: 0, or -1. */
 static int num(const char *line, const char *key, uint64_t *v)
@@ -59,15 +60,97 @@ static int add(struct rp_kernels *k, size_t *cap, const struct rp_kernel *x)
 	return 0;
 }
 
+/*
+ * A kernel record as a kernel: its name kept printable and free of '"'
+ * and '\\' (it is written as JSON); a name the record cut is its first
+ * bytes, "...", and the whole name's hash.
+ */
+static void from_record(const struct uvm_event_kernel *r, struct rp_kernel *x)
+{
+	size_t n = r->name_len < UVM_EVENT_KERNEL_NAME ? r->name_len : UVM_EVENT_KERNEL_NAME, i;
+
+	memset(x, 0, sizeof(*x));
+	for (i = 0; i < n; i++)
+		x->name[i] = r->name[i] == '\\' || r->name[i] == '"' ||
+			     (unsigned char)r->name[i] < 0x20 ? '?' : r->name[i];
+	if (r->name_len > UVM_EVENT_KERNEL_NAME)
+		snprintf(x->name + n, sizeof(x->name) - n, "...%016" PRIx64,
+			 (uint64_t)r->name_hash);
+	x->start = r->start_ns;
+	x->end = r->end_ns;
+}
+
+/* The next kernel of @r into @x: 1, 0 at the end, -1 with the reader's error. */
+static int next_kernel(struct tr_reader *r, struct rp_kernel *x)
+{
+	const struct uvm_event *e;
+	int ret;
+
+	while ((ret = tr_next(r, &e)) > 0) {
+		if (e->hdr.type == UVM_EVENT_KERNEL) {
+			from_record(&e->u.kernel, x);
+			return 1;
+		}
+	}
+	return ret;
+}
+
+int rpk_load_trace(struct rp_kernels *k, const char *trace, char *err, size_t len)
+{
+	static struct tr_reader r;
+	struct rp_kernel x;
+	size_t cap = 0;
+	int ret;
+
+	memset(k, 0, sizeof(*k));
+	ret = tr_open(&r, trace) ? -1 : 0;
+	while (!ret && (ret = next_kernel(&r, &x)) > 0) {
+		ret = 0;
+		if (k->n && x.start < k->v[k->n - 1].start) {
+			snprintf(r.err, sizeof(r.err), "record %llu: a kernel that starts "
+				 "before the one before it",
+				 (unsigned long long)(r.index + r.pos - 1));
+			ret = -1;
+		} else if (add(k, &cap, &x)) {
+			snprintf(r.err, sizeof(r.err), "out of memory");
+			ret = -1;
+		}
+	}
+	if (ret < 0) {
+		snprintf(err, len, "%s: %s", trace, r.err);
+		rpk_free(k);
+	}
+	tr_close(&r);
+	return ret < 0 ? -1 : 0;
+}
+
+/* Does @path begin as a trace does? */
+static bool is_trace(const char *path)
+{
+	char magic[sizeof(TR_MAGIC) - 1];
+	FILE *f = fopen(path, "re");
+	bool yes;
+
+	if (!f)
+		return false;
+	yes = fread(magic, 1, sizeof(magic), f) == sizeof(magic) &&
+	      !memcmp(magic, TR_MAGIC, sizeof(magic));
+	fclose(f);
+	return yes;
+}
+
 int rpk_load(struct rp_kernels *k, const char *path, char *err, size_t len)
 {
 	struct rp_kernel x;
 	char line[2048];
 	size_t cap = 0;
 	unsigned int no = 0;
-	FILE *f = fopen(path, "re");
+	FILE *f;
 
+	if (is_trace(path))
+		return rpk_load_trace(k, path, err, len);
 	memset(k, 0, sizeof(*k));
+	f = fopen(path, "re");
 	if (!f) {
 		snprintf(err, len, "%s: %s", path, strerror(errno));
 		return -1;

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * replay_kernels.h - a recording's kernel launches (record-nvidia's
- * FILE.kernels: JSON Lines with name, start_ns and end_ns on the trace's
- * clock) and the replay's counts while it redoes each kernel's records:
- * what the cost model prices as that kernel's time (docs/fidelity.md).
+ * replay_kernels.h - a recording's kernel launches (the trace's own
+ * kernel records, UVM_EVENT_KERNEL; or the FILE.kernels an earlier
+ * record-nvidia wrote beside its trace: JSON Lines with name, start_ns
+ * and end_ns on the trace's clock) and the replay's counts while it
+ * redoes each kernel's records: what the cost model prices as that
+ * kernel's time (docs/fidelity.md).
  */
 #ifndef UVM_EXP_REPLAY_KERNELS_H
 #define UVM_EXP_REPLAY_KERNELS_H
@@ -31,7 +33,15 @@ struct rp_kernels {
 	uint64_t begin[RPK_N];	/* the counts when it began */
 };
 
-/* Read @path; 0, or -1 with the reason (file, line) in @err. */
+/*
+ * The kernel records of trace @trace (none: k->n 0); 0, or -1 with the
+ * reason (file, record) in @err.
+ */
+int rpk_load_trace(struct rp_kernels *k, const char *trace, char *err, size_t len);
+/*
+ * Read @path: a trace (its kernel records, as rpk_load_trace()) or an old
+ * FILE.kernels; 0, or -1 with the reason (file, line) in @err.
+ */
 int rpk_load(struct rp_kernels *k, const char *path, char *err, size_t len);
 /* Does the record at @ts begin or end a kernel (then rpk_mark() it)? */
 bool rpk_due(const struct rp_kernels *k, uint64_t ts);
