@@ -60,19 +60,24 @@ struct cal_case {
 struct cal_opts {
 	const char *json, *out;
 	bool all;
+	bool eval;		/* --eval: price with @cost, fit nothing */
+	struct exp_cost cost;
 };
 
 static void cal_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: uvm-exp calibrate [--json FILE] [--out DIR] [--all] TRACE...\n"
+		"usage: uvm-exp calibrate [--json FILE] [--out DIR] [--all | --eval [--cost P]]\n"
+		"                         TRACE...\n"
 		"  TRACE      a recording of NVIDIA's driver with its kernel launches\n"
 		"             (uvm-trace record-nvidia; or its .xz), CASE.untraced.json\n"
 		"             and CASE.resident.json beside it (bench/nvidia/time-kernels)\n"
 		"  --json F   the fit as one JSON object\n"
 		"  --out DIR  where .xz recordings are decompressed (default calibrate)\n"
 		"  --all      fit on every recording (default: every other one by name,\n"
-		"             the rest held out)\n");
+		"             the rest held out)\n"
+		"  --eval     fit nothing: each recording's error under the defaults\n"
+		"             (or --cost P, as uvm-exp run), all held out\n");
 }
 
 static int cal_parse(int argc, char **argv, struct cal_opts *o, int *first)
@@ -81,9 +86,19 @@ static int cal_parse(int argc, char **argv, struct cal_opts *o, int *first)
 	int i;
 
 	*o = (struct cal_opts){ .out = "calibrate" };
+	exp_cost_default(&o->cost);
 	for (i = 2; i < argc && argv[i][0] == '-'; i++) {
+		const char *bad;
+
 		if (!strcmp(argv[i], "--all")) {
 			o->all = true;
+		} else if (!strcmp(argv[i], "--eval")) {
+			o->eval = true;
+		} else if (!strcmp(argv[i], "--cost") && i + 1 < argc) {
+			if (exp_cost_parse(&o->cost, argv[++i], &bad)) {
+				fprintf(stderr, "uvm-exp calibrate: --cost: bad item '%s'\n", bad);
+				return 2;
+			}
 		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			cal_usage(stdout);
 			exit(0);
@@ -96,6 +111,10 @@ static int cal_parse(int argc, char **argv, struct cal_opts *o, int *first)
 			cal_usage(stderr);
 			return 2;
 		}
+	}
+	if (o->all && o->eval) {
+		fprintf(stderr, "uvm-exp calibrate: --all fits, --eval does not: one of them\n");
+		return 2;
 	}
 	if (i == argc || argc - i > CAL_MAX) {
 		fprintf(stderr, "uvm-exp calibrate: %s\n",
@@ -199,6 +218,23 @@ out:
 	free(b);
 }
 
+/* --eval: @cost's seconds per count (the model has no per-copy term). */
+static void cal_from_cost(const struct exp_cost *cost, double *sec, bool *used)
+{
+	unsigned int t, i;
+
+	for (t = 0; t < T_N; t++) {
+		sec[t] = 0;
+		used[t] = false;
+		for (i = 0; i < EXP_COST_PARAMS; i++)
+			if (!strcmp(exp_cost_name(i), terms[t].name)) {
+				sec[t] = terms[t].rate ? terms[t].unit / cost->v[i] :
+					cost->v[i] * terms[t].unit;
+				used[t] = true;
+			}
+	}
+}
+
 /* The fitted seconds per count as cost parameters, into @cost. */
 static void cal_params(const double *sec, const bool *used, struct exp_cost *cost,
 		       double *param)
@@ -256,7 +292,8 @@ static void cal_errors(struct cal_case *c, size_t n, const double *sec, double *
 }
 
 static void cal_print(FILE *f, const struct cal_case *c, size_t n, const double *param,
-		      const bool *used, const double *med, const struct exp_cost *cost)
+		      const bool *used, const double *med, const struct exp_cost *cost,
+		      bool fitted)
 {
 	unsigned int t, i;
 
@@ -271,18 +308,22 @@ static void cal_print(FILE *f, const struct cal_case *c, size_t n, const double 
 			c[i].fit ? "fit" : "held", c[i].meas * 1e3, c[i].own * 1e3,
 			c[i].model * 1e3, c[i].err);
 	}
-	fprintf(f, "median error: fitted %.1f %%, held out %.1f %%, all %.1f %%\n",
-		med[0], med[1], med[2]);
-	for (t = 0; t < T_N; t++)
+	fprintf(f, "median error:");
+	for (i = 0; i < 3; i++)
+		if (med[i] >= 0)
+			fprintf(f, " %s %.1f %%", (const char *[]){ "fitted", "held out", "all" }[i],
+				med[i]);
+	fprintf(f, "\n");
+	for (t = 0; t < T_N && fitted; t++)
 		if (!used[t])
 			fprintf(f, "%s: no data (no fitted recording has any): the default kept\n",
 				terms[t].name);
 		else
 			fprintf(f, "fitted %s = %.4g\n", terms[t].name, param[t]);
-	if (used[T_COPY] && param[T_COPY] > 0)
+	if (fitted && used[T_COPY] && param[T_COPY] > 0)
 		fprintf(f, "note: the cost model has no per-copy term (uvm.ko reports a "
 			"migration per block, not per copy): copy_us is not in --cost\n");
-	fprintf(f, "--cost ");
+	fprintf(f, fitted ? "--cost " : "priced with --cost ");
 	for (i = 0; i < EXP_COST_PARAMS; i++)
 		fprintf(f, "%s%s=%.4g", i ? "," : "", exp_cost_name(i), cost->v[i]);
 	fprintf(f, "\n");
@@ -375,11 +416,20 @@ int exp_calibrate(int argc, char **argv)
 	qsort(c, n, sizeof(*c), by_name);
 	for (i = 0; i < n; i++)
 		if (c[i].usable)
-			c[i].fit = o.all || !(k++ % 2);
-	cal_fit(c, n, sec, used);
-	cal_params(sec, used, &cost, param);
+			c[i].fit = !o.eval && (o.all || !(k++ % 2));
+	if (o.eval) {
+		k = n;
+		cal_from_cost(&o.cost, sec, used);
+		cost = o.cost;
+		for (i = 0; i < T_N; i++)
+			param[i] = terms[i].rate ? terms[i].unit / fmax(sec[i], 1e-30) :
+				sec[i] / terms[i].unit;
+	} else {
+		cal_fit(c, n, sec, used);
+		cal_params(sec, used, &cost, param);
+	}
 	cal_errors(c, n, sec, med);
-	cal_print(stdout, c, n, param, used, med, &cost);
+	cal_print(stdout, c, n, param, used, med, &cost, !o.eval);
 	if (o.json && cal_json(o.json, c, n, param, used, med, &cost)) {
 		fprintf(stderr, "uvm-exp calibrate: %s: %s\n", o.json, strerror(errno));
 		st = 1;
