@@ -409,6 +409,10 @@ static void json_kernels(FILE *f, const struct fid_case *c)
 			fprintf(f, ",\"measured_s\":%.9f", k->measured_s);
 		else
 			fprintf(f, ",\"measured_s\":null");
+		if (k->own_s >= 0)
+			fprintf(f, ",\"own_s\":%.9f", k->own_s);
+		else
+			fprintf(f, ",\"own_s\":null");
 		fprintf(f, ",\"recorded_s\":%.9f,\"modelled_s\":%.9f,"
 			"\"modelled_recording_s\":%.9f}", k->recorded_s, k->modelled_s,
 			k->modelled_rec_s);
