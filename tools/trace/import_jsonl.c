@@ -169,6 +169,22 @@ static int set_str(struct uvm_event *ev, const struct tr_field *f, const char *t
 	return 0;
 }
 
+/*
+ * A kernel record's fields that follow from a whole name: name_len when
+ * not given, name_hash always (a JSON tool that reads numbers as doubles,
+ * jq among them, rounds a 64-bit hash). A cut name keeps the hash given.
+ */
+static void kernel_fill(struct uvm_event *ev)
+{
+	struct uvm_event_kernel *k = &ev->u.kernel;
+	size_t n = strnlen(k->name, UVM_EVENT_KERNEL_NAME);
+
+	if (!k->name_len)
+		k->name_len = (uint32_t)n;
+	if (k->name_len == n)
+		k->name_hash = tr_kernel_hash(k->name, n);
+}
+
 /* One line into @ev: 0, or an error naming the line. */
 static int jsonl_parse(struct imp *im, char *line, struct uvm_event *ev)
 {
@@ -207,6 +223,8 @@ static int jsonl_parse(struct imp *im, char *line, struct uvm_event *ev)
 		return imp_error(im, "a record of size %u, version %u: this uvm-trace "
 				 "writes %zu, %u", ev->hdr.size, ev->hdr.version,
 				 sizeof(*ev), UVM_EVENTS_VERSION);
+	if (type == UVM_EVENT_KERNEL)
+		kernel_fill(ev);
 	if (type == UVM_EVENT_KERNEL && tr_kernel_check(ev, why, sizeof(why)))
 		return imp_error(im, "a bad kernel record: %s", why);
 	return 0;
