@@ -10,11 +10,17 @@
 #   make stress     kill-stress (tests/kselftest/uvm_stress.c) in one VM:
 #                   MINUTES=10 KERNEL=6.12 [SEED=N] [WORKERS=N] [STRESS_ARGS=...]
 #                   [STRESS_MODULE=path/uvm.ko]; results in build/stress-results/
+#   make faultinj   fault injection (tests/kselftest/fault_inject_test.c) in
+#                   one VM on the debug kernel (the only one with
+#                   CONFIG_FAULT_INJECTION): ITERS random-phase iterations
+#                   per path (default 400; make test runs 40)
 #   make soak       the long runs make test keeps short, one after the other on
 #                   KERNEL (default 6.12): kill-stress for MINUTES (default
-#                   10), the fuzzer for MINUTES, and the whole reference
-#                   experiment (tools/exp/reference.exp) and its report;
-#                   SOAK="stress fuzz reference" picks; fails if any failed
+#                   10), the fuzzer for MINUTES, the whole reference
+#                   experiment (tools/exp/reference.exp) and its report, and
+#                   fault injection on the debug kernel (about MINUTES);
+#                   SOAK="stress fuzz reference faultinj" picks; fails if
+#                   any failed
 #
 # A bench or example source declares extra libraries like a test does:
 #   // LDLIBS: -luvm -lnuma
@@ -44,7 +50,7 @@ bench_ldlibs = $(patsubst -luvm,$(EX_LDFLAGS),$(call bench_ldlibs_raw,$(1)))
 SMOKE_SRCS	:= $(sort $(wildcard $(TOP)/tools/tests/*.vm))
 SMOKE_BINS	:= $(patsubst $(TOP)/tools/tests/%.vm,$(BUILD)/tests/%,$(SMOKE_SRCS))
 
-.PHONY: examples benches bench demo stress soak experiment extras-clean
+.PHONY: examples benches bench demo stress soak faultinj experiment extras-clean
 all: examples
 examples: $(EX_BINS)
 benches: $(BENCH_BINS)
@@ -94,13 +100,25 @@ stress: $(BUILD)/tests/uvm_stress
 	  -- $(BUILD)/tests/uvm_stress --minutes $(MINUTES) $(if $(SEED),--seed $(SEED)) \
 	  $(if $(WORKERS),--workers $(WORKERS)) $(STRESS_ARGS)
 
-SOAK		?= stress fuzz reference
+# Fault injection, long: the random phase ITERS times per path (each about
+# 4 s on the debug kernel under TCG, 13 paths).
+ITERS		?= 400
+FAULTINJ_RESULTS := $(BUILD)/faultinj-results/debug-$(shell date +%Y%m%d-%H%M%S)
+faultinj: $(BUILD)/tests/fault_inject_test
+	@$(TOP)/scripts/debug-kernel >/dev/null && $(TOP)/scripts/build-kmod debug >/dev/null
+	$(TOP)/tests/vm/run --kernel debug --devices 64M --emulated 1 --emulated-mb 64 \
+	  --timeout $$(( $(ITERS) * 10 + 1800 )) --results $(FAULTINJ_RESULTS) \
+	  -- env FAULTINJ_ITERS=$(ITERS) UVM_TEST_TIMEOUT_SCALE=$${UVM_DEBUG_TIMEOUT_SCALE:-5} \
+	  $(BUILD)/tests/fault_inject_test
+
+SOAK		?= stress fuzz reference faultinj
 soak: tests tools
 	@rc=0; for s in $(SOAK); do case $$s in \
 	  stress) $(MAKE) --no-print-directory stress MINUTES=$(MINUTES) KERNEL=$(KERNEL) || rc=1 ;; \
 	  fuzz) $(MAKE) --no-print-directory fuzz SECONDS=$$(($(MINUTES) * 60)) KERNEL=$(KERNEL) || rc=1 ;; \
 	  reference) $(MAKE) --no-print-directory experiment EXP=$(TOP)/tools/exp/reference.exp KERNEL=$(KERNEL) || rc=1 ;; \
-	  *) echo "soak: unknown part '$$s' (stress fuzz reference)" >&2; rc=2 ;; \
+	  faultinj) $(MAKE) --no-print-directory faultinj ITERS=$$(($(MINUTES) * 15)) || rc=1 ;; \
+	  *) echo "soak: unknown part '$$s' (stress fuzz reference faultinj)" >&2; rc=2 ;; \
 	  esac; echo "soak: $$s done (status so far $$rc)" >&2; done; exit $$rc
 
 extras-clean:
