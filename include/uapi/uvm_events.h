@@ -382,7 +382,7 @@ struct uvm_event_advise {
  * @name_hash: FNV-1a 64 (offset basis 0xcbf29ce484222325, prime
  *	       0x100000001b3) of the whole name's @name_len bytes: two
  *	       names cut to the same first bytes still differ here.
- * @device: the device it ran on (the trace's device id).
+ * @device: the device it ran on (record-nvidia: CUDA's device ordinal).
  * @stream: the stream it was launched on (CUDA's stream id).
  * @correlation: CUDA's correlation id of the launch.
  * @name_len: the whole name's length in bytes, at least 1; more than
