@@ -7,7 +7,8 @@
  * For each recording of NVIDIA's driver (a trace, or its .xz): its own
  * records counted (exp_detail.c), then its replay on uvm.ko in a child
  * process of its own (`uvm-exp run replay:TRACE --iters 1 --policy P
- * --detail --kernels TRACE.kernels`: a fresh VA space, one pass), whose
+ * --detail --kernels TRACE`: a fresh VA space, one pass; the kernels from the
+ * trace's own kernel records, or an old TRACE.kernels), whose
  * JSON gives the same counts of what uvm.ko did and the cost model's time
  * of each recorded kernel. fidelity_report.c compares the two.
  */
@@ -34,8 +35,8 @@ static void fid_usage(FILE *f)
 		"                        [--cost K=V,...] [--device D] [--allow-incomplete]\n"
 		"                        TRACE...\n"
 		"  TRACE         a recording of NVIDIA's driver (uvm-trace record-nvidia),\n"
-		"                or its .xz; TRACE.kernels and CASE.untraced.json beside it\n"
-		"                are read when there\n"
+		"                or its .xz; its kernel records (or TRACE.kernels), and\n"
+		"                CASE.untraced.json and CASE.resident.json beside it\n"
 		"  --out DIR     the replays' JSON and logs, the plots (default fidelity)\n"
 		"  --json FILE   the comparison as one JSON object (default DIR/fidelity.json)\n"
 		"  --policy P    the policies to replay under (default preset=nvidia)\n"
@@ -374,10 +375,16 @@ static int kernels_of(struct fid_case *c, struct rp_kernels *k)
 {
 	size_t i;
 
-	if (!c->kernels[0])
-		return 0;
-	if (rpk_load(k, c->kernels, c->error, sizeof(c->error)))
-		return -1;
+	if (c->kernels[0]) {	/* an old recording's TRACE.kernels */
+		if (rpk_load(k, c->kernels, c->error, sizeof(c->error)))
+			return -1;
+	} else {		/* the trace's own kernel records */
+		if (rpk_load_trace(k, c->trace, c->error, sizeof(c->error)))
+			return -1;
+		if (!k->n)
+			return 0;
+		put(c->kernels, sizeof(c->kernels), "%s", c->trace);
+	}
 	c->nk = k->n;
 	c->k = calloc(k->n ? k->n : 1, sizeof(*c->k));
 	if (!c->k) {
