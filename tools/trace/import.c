@@ -734,6 +734,7 @@ static const struct {
 	  (1ULL << UVM_EVENT_MIGRATE) | (1ULL << UVM_EVENT_EVICT) |
 	  (1ULL << UVM_EVENT_PREFETCH) },
 	{ "nvuvm", imp_nvuvm, NV_IMPORT_TYPES },
+	{ "nvcupti", imp_nvcupti, NVC_IMPORT_TYPES },
 	{ "jsonl", imp_jsonl, (1ULL << TR_TYPES) - 1 },
 };
 
@@ -745,6 +746,7 @@ static int import_usage(FILE *f, int st)
 		"          nsys      Nsight Systems SQLite export\n"
 		"          kfd-smi   AMD KFD SMI event lines\n"
 		"          nvuvm     NVIDIA UVM tools events (UvmEventEntry_V2 records)\n"
+		"          nvcupti   record-nvidia --source cupti's line file (CUPTI)\n"
 		"          jsonl     uvm-trace export --jsonl output, record for record\n"
 		"  -o OUT  the trace (default uvm.trace); written as OUT.tmp, then renamed\n"
 		"  --kernels FILE  nvuvm: kernel launches to merge in as kernel records:\n"

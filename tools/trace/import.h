@@ -145,6 +145,7 @@ int imp_uvmeval(struct imp *im);
 int imp_nsys(struct imp *im);
 int imp_kfd(struct imp *im);
 int imp_nvuvm(struct imp *im);
+int imp_nvcupti(struct imp *im);
 int imp_jsonl(struct imp *im);
 int imp_record(struct imp *im, const struct uvm_event *ev);
 
@@ -155,5 +156,11 @@ int tr_import_main(int argc, char **argv);
 			 (1ULL << UVM_EVENT_CPU_FAULT) | (1ULL << UVM_EVENT_MIGRATE) | \
 			 (1ULL << UVM_EVENT_EVICT) | (1ULL << UVM_EVENT_THRASH) | \
 			 (1ULL << UVM_EVENT_READ_DUP) | (1ULL << UVM_EVENT_REMOTE_MAP))
+
+/* What nvcupti writes (import nvcupti, record-nvidia --source cupti). */
+#define NVC_IMPORT_TYPES ((1ULL << UVM_EVENT_FAULT_BATCH) | (1ULL << UVM_EVENT_DEVICE_FAULT) | \
+			  (1ULL << UVM_EVENT_CPU_FAULT) | (1ULL << UVM_EVENT_MIGRATE) | \
+			  (1ULL << UVM_EVENT_THRASH) | (1ULL << UVM_EVENT_REMOTE_MAP) | \
+			  (1ULL << UVM_EVENT_PREFETCH) | (1ULL << UVM_EVENT_ADVISE))
 
 #endif /* IMPORT_H */

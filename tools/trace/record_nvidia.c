@@ -28,6 +28,15 @@
  * tracker's control page written into the capture, and the capture is
  * converted by `import nvuvm`'s code into the trace, whose header carries
  * the drops and says whether the recording is complete.
+ *
+ * --source cupti, the fallback where the tools interface cannot be used:
+ * no preload library, no tracker; the injection library (libuvm-nvcupti.so,
+ * CUDA_INJECTION64_PATH, UVM_NVREC_UM) writes CUPTI's unified-memory
+ * counters, the managed allocations, prefetches and advice per process;
+ * when CMD exits they are merged into a line file (nvcupti.h) and
+ * converted by `import nvcupti`'s code, which checks the completeness
+ * (CUPTI's drops; per allocation, the moves the faults and prefetches
+ * imply). --source auto takes the tools interface where it opens.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -47,6 +56,7 @@
 #include <unistd.h>
 
 #include "import.h"
+#include "nvcupti.h"
 #include "nvuvm.h"
 #include "record_kernels.h"
 
@@ -65,11 +75,16 @@ struct nvr_tracker {
 	size_t qbytes;
 };
 
+enum { NVR_AUTO, NVR_TOOLS, NVR_CUPTI_SRC };
+
 struct nvr {
 	const char *out, *raw;
 	char **cmd;
 	uint32_t queue;
 	int no_kernels;
+	int source;			/* NVR_AUTO until chosen */
+	char umlib[PATH_MAX];		/* --source cupti: the injection library */
+	char umprefix[PATH_MAX];	/* its files: umprefix.<pid> */
 	char cupti[PATH_MAX];		/* the injection library, or "" */
 	char kprefix[PATH_MAX];		/* its files: kprefix.<pid> */
 	char cap_path[PATH_MAX];
@@ -101,14 +116,19 @@ static uint64_t now_ns(clockid_t clk)
 static int nvr_usage(FILE *f, int st)
 {
 	fprintf(f,
-		"usage: uvm-trace record-nvidia [-o FILE] [--raw CAP] [--queue N] [--no-kernels]\n"
-		"                               -- CMD [ARGS...]\n"
-		"  records CMD's managed-memory events from NVIDIA's driver (its UVM tools\n"
-		"  interface, /dev/nvidia-uvm-tools) into FILE (default uvm.trace), with its\n"
-		"  kernel launches (CUPTI) as the trace's kernel records\n"
-		"  --raw CAP   also keep the driver's records as captured (uvm-trace import\n"
-		"              nvuvm CAP --kernels FILE makes the trace again)\n"
-		"  --queue N   entries of each event queue, a power of two (default %u)\n"
+		"usage: uvm-trace record-nvidia [-o FILE] [--source tools|cupti|auto] [--raw CAP]\n"
+		"                               [--queue N] [--no-kernels] -- CMD [ARGS...]\n"
+		"  records CMD's managed-memory events from NVIDIA's driver into FILE (default\n"
+		"  uvm.trace), with its kernel launches (CUPTI) as the trace's kernel records\n"
+		"  --source S  tools: the driver's UVM tools interface (/dev/nvidia-uvm-tools);\n"
+		"              cupti: CUPTI's unified-memory counters (libuvm-nvcupti.so), the\n"
+		"              fallback: coarser (GPU faults in groups), completeness checked\n"
+		"              from the pages moved; auto (default): tools where\n"
+		"              /dev/nvidia-uvm-tools opens, else cupti\n"
+		"  --raw CAP   also keep what was captured: tools, the driver's records\n"
+		"              (uvm-trace import nvuvm CAP --kernels FILE makes the trace\n"
+		"              again); cupti, the line file (uvm-trace import nvcupti CAP)\n"
+		"  --queue N   entries of each event queue, a power of two (default %u; tools)\n"
 		"  --no-kernels  do not record kernel launches\n"
 		"docs/fidelity.md says what is recorded and how.\n", NVR_QUEUE);
 	return st;
@@ -121,6 +141,7 @@ static int nvr_parse(int argc, char **argv, struct nvr *r)
 		{ "raw", required_argument, NULL, 'r' },
 		{ "queue", required_argument, NULL, 'q' },
 		{ "no-kernels", no_argument, NULL, 'k' },
+		{ "source", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -150,6 +171,19 @@ static int nvr_parse(int argc, char **argv, struct nvr *r)
 			break;
 		case 'k':
 			r->no_kernels = 1;
+			break;
+		case 's':
+			if (!strcmp(optarg, "tools")) {
+				r->source = NVR_TOOLS;
+			} else if (!strcmp(optarg, "cupti")) {
+				r->source = NVR_CUPTI_SRC;
+			} else if (!strcmp(optarg, "auto")) {
+				r->source = NVR_AUTO;
+			} else {
+				fprintf(stderr, "uvm-trace record-nvidia: --source '%s': tools, "
+					"cupti or auto\n", optarg);
+				return TR_EXIT_USAGE;
+			}
 			break;
 		case 'h':
 			return nvr_usage(stdout, -1);
@@ -604,8 +638,14 @@ static void nvr_exec(struct nvr *r, const char *shim, int sock)
 	snprintf(num, sizeof(num), "%d", sock);
 	if (asprintf(&val, "%s%s%s", shim, pre && *pre ? ":" : "", pre ?: "") < 0)
 		_exit(127);
-	setenv("LD_PRELOAD", val, 1);
-	setenv(NVREC_SOCK_ENV, num, 1);
+	if (r->source == NVR_CUPTI_SRC) {	/* no preload: the injection library */
+		close(sock);
+		setenv("CUDA_INJECTION64_PATH", r->umlib, 1);
+		setenv(NVC_ENV, r->umprefix, 1);
+	} else {
+		setenv("LD_PRELOAD", val, 1);
+		setenv(NVREC_SOCK_ENV, num, 1);
+	}
 	if (r->cupti[0]) {
 		setenv("CUDA_INJECTION64_PATH", r->cupti, 1);
 		setenv(NVK_ENV, r->kprefix, 1);
@@ -861,6 +901,122 @@ remove:
 	return r->failed ? (st ? st : 1) : st;
 }
 
+/* ---- --source cupti ---- */
+
+/* The processes' files into the line file, then the trace, with the kernels. */
+static int nvr_convert_cupti(struct nvr *r, const char *lines_path)
+{
+	struct nvk_set ks = { 0 };
+	struct uvm_event *kev;
+	uint64_t lines = 0;
+	struct imp im;
+	int ret = nvc_merge(r->umprefix, lines_path, &r->hdr, &lines);
+
+	if (ret) {
+		fprintf(stderr, "uvm-trace record-nvidia: %s\n", ret == -ENOENT ?
+			"CUDA did not load " NVR_CUPTI " (the program never initialised "
+			"CUDA?): nothing recorded" : strerror(-ret));
+		return -1;
+	}
+	ret = imp_init(&im, "nvcupti", lines_path, r->out, NVC_IMPORT_TYPES);
+	kev = nvr_kernels(r, &ks);
+	if (kev)
+		imp_kernels(&im, kev, ks.n);
+	if (!ret)
+		ret = imp_nvcupti_as(&im, "uvm-trace record-nvidia");
+	else
+		fprintf(stderr, "uvm-trace record-nvidia: %s\n", strerror(-ret));
+	if (ret)
+		imp_abort(&im);
+	else
+		fprintf(stderr, "uvm-trace record-nvidia: %" PRIu64 " CUPTI records%s%zu "
+			"kernel launches; %llu records to %s\n", lines, kev ? ", " : "",
+			kev ? ks.n : 0, (unsigned long long)im.w.index, r->out);
+	imp_release(&im);
+	free(kev);
+	nvk_free(&ks);
+	return ret ? -1 : 0;
+}
+
+static int nvr_record_cupti(struct nvr *r)
+{
+	char tmp[PATH_MAX + 16];
+	const char *lines = r->raw;
+	int ret, st;
+
+	nvr_fill_capture(r);
+	nvr_kernels_setup(r);
+	snprintf(tmp, sizeof(tmp), "%s.nvcupti.tmp", r->out);
+	if (!lines)
+		lines = tmp;
+	r->hdr.start_raw_ns = now_ns(CLOCK_MONOTONIC_RAW);
+	r->hdr.start_realtime_ns = now_ns(CLOCK_REALTIME);
+	ret = nvr_spawn(r, "");
+	if (ret) {
+		fprintf(stderr, "uvm-trace record-nvidia: fork: %s\n", strerror(-ret));
+		return 1;
+	}
+	r->hdr.pid = (uint32_t)r->child;
+	st = nvr_follow(r);
+	if (r->sock >= 0)
+		close(r->sock);
+	r->hdr.end_raw_ns = now_ns(CLOCK_MONOTONIC_RAW);
+	if (nvr_convert_cupti(r, lines))
+		r->failed = 1;
+	if (r->failed) {
+		nvr_kernels_discard(r);
+		nvc_discard(r->umprefix);
+		fprintf(stderr, "uvm-trace record-nvidia: no trace written\n");
+	}
+	if (!r->raw)
+		unlink(tmp);
+	return r->failed ? (st ? st : 1) : st;
+}
+
+/* --source cupti can be used: the driver is there, the library was built. */
+static int nvr_cupti_ok(struct nvr *r, int say)
+{
+	const char *why = NULL;
+
+	if (access("/dev/nvidia-uvm", F_OK))
+		why = "/dev/nvidia-uvm: NVIDIA's nvidia-uvm module is not loaded: this "
+		      "records on a host with NVIDIA's driver";
+	else if (getenv("CUDA_INJECTION64_PATH"))
+		why = "CUDA_INJECTION64_PATH is set already (the program's own injection)";
+	else if (nvr_find_lib(r->umlib, sizeof(r->umlib), "UVM_NVCUPTI_LIB", NVR_CUPTI))
+		why = NVR_CUPTI " was not built (no CUPTI where uvm-trace was built)";
+	else if (snprintf(r->umprefix, sizeof(r->umprefix), "%s.nvcupti.tmp", r->out) >=
+		 (int)sizeof(r->umprefix))
+		why = "the output's name is too long";
+	if (why && say)
+		fprintf(stderr, "uvm-trace record-nvidia: --source cupti: %s\n", why);
+	return !why;
+}
+
+/* auto: the tools interface where it opens, else CUPTI; 0 or -1 (said why). */
+static int nvr_choose(struct nvr *r, char *shim, size_t len)
+{
+	int fd;
+
+	if (r->source == NVR_TOOLS)
+		return nvr_preflight(shim, len);
+	if (r->source == NVR_CUPTI_SRC)
+		return nvr_cupti_ok(r, 1) ? 0 : -1;
+	fd = open(NV_UVM_TOOLS_DEV, O_RDWR | O_CLOEXEC);
+	if (fd >= 0) {
+		close(fd);
+		r->source = NVR_TOOLS;
+		return nvr_preflight(shim, len);
+	}
+	if (errno != ENOENT && nvr_cupti_ok(r, 0)) {
+		fprintf(stderr, "uvm-trace record-nvidia: %s: %s: recording through CUPTI "
+			"instead (--source cupti)\n", NV_UVM_TOOLS_DEV, strerror(errno));
+		r->source = NVR_CUPTI_SRC;
+		return 0;
+	}
+	return nvr_preflight(shim, len);	/* says why the tools interface cannot */
+}
+
 int tr_record_nvidia_main(int argc, char **argv)
 {
 	struct nvr *r = calloc(1, sizeof(*r));
@@ -878,7 +1034,7 @@ int tr_record_nvidia_main(int argc, char **argv)
 		free(r);
 		return ret < 0 ? 0 : ret;
 	}
-	if (nvr_preflight(shim, sizeof(shim))) {
+	if (nvr_choose(r, shim, sizeof(shim))) {
 		free(r);
 		return 1;
 	}
@@ -886,7 +1042,7 @@ int tr_record_nvidia_main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGCHLD, SIG_DFL);	/* an inherited SIG_IGN would reap CMD unseen */
-	ret = nvr_record(r, shim);
+	ret = r->source == NVR_CUPTI_SRC ? nvr_record_cupti(r) : nvr_record(r, shim);
 	free(r);
 	return ret;
 }

@@ -8,7 +8,7 @@
  *   uvm-trace record-nvidia [-o FILE] [--raw CAP] -- CMD [ARGS...]
  *   uvm-trace show FILE
  *   uvm-trace export FILE --csv|--jsonl [-o OUT]
- *   uvm-trace import uvm-eval|nsys|kfd-smi|nvuvm|jsonl IN [-o OUT]
+ *   uvm-trace import uvm-eval|nsys|kfd-smi|nvuvm|nvcupti|jsonl IN [-o OUT]
  *
  * Exit status: 0, 1 (an error: a bad trace, no module), 2 (a bad command
  * line, before anything runs); record exits with the command's status.
@@ -27,7 +27,7 @@ static int usage(FILE *f, int st)
 		"       uvm-trace record-nvidia [-o FILE] [--raw CAP] -- CMD [ARGS...]\n"
 		"       uvm-trace show FILE\n"
 		"       uvm-trace export FILE --csv|--jsonl [-o OUT]\n"
-		"       uvm-trace import uvm-eval|nsys|kfd-smi|nvuvm|jsonl IN [-o OUT]\n"
+		"       uvm-trace import uvm-eval|nsys|kfd-smi|nvuvm|nvcupti|jsonl IN [-o OUT]\n"
 		"The format and every field: docs/trace-format.md; importers:\n"
 		"docs/trace-import.md; recording on NVIDIA's driver: docs/fidelity.md.\n");
 	return st;
