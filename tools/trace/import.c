@@ -343,11 +343,18 @@ void imp_kernels(struct imp *im, const struct uvm_event *ev, size_t n)
 	im->types |= 1ULL << UVM_EVENT_KERNEL;
 }
 
-/* Kernels that start before the trace or out of order are another clock's. */
+/*
+ * Kernel launches are on CLOCK_MONOTONIC_RAW, which only a capture of
+ * record-nvidia keeps (a bare stream's times are moved to IMP_START_NS);
+ * kernels that start before the trace or out of order are another clock's.
+ */
 static int check_kernels(struct imp *im)
 {
 	size_t i;
 
+	if (im->kern && im->clock_id != 4)
+		return imp_error(im, "--kernels: launches are on CLOCK_MONOTONIC_RAW, "
+				 "which only a capture of record-nvidia keeps");
 	for (i = 0; i < im->nkern; i++) {
 		uint64_t t = im->kern[i].hdr.timestamp_ns;
 
