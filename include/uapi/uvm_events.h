@@ -373,10 +373,6 @@ struct uvm_event_advise {
 
 /**
  * struct uvm_event_kernel - UVM_EVENT_KERNEL: a kernel ran on a device.
- * Written into trace files by recorders and importers (CUDA's CUPTI
- * activity records, in uvm-trace record-nvidia); never by the module,
- * never read from an event stream. The record header's timestamp_ns is
- * @start_ns, its pid the process that launched the kernel, its tid 0.
  * @start_ns: when the kernel began, on the trace's clock (ns).
  * @end_ns: when it ended, on the same clock; never before @start_ns.
  * @name_hash: FNV-1a 64 (offset basis 0xcbf29ce484222325, prime
@@ -390,6 +386,12 @@ struct uvm_event_advise {
  * @name: the name as the compiler gave it (mangled), its first
  *	  min(@name_len, UVM_EVENT_KERNEL_NAME) bytes, none of them NUL,
  *	  then NUL bytes to the end (no terminator when it is full).
+ *
+ * Written into trace files by recorders and importers (CUDA's CUPTI
+ * activity records, in uvm-trace record-nvidia); never by the module,
+ * never read from an event stream. The record header's timestamp_ns is
+ * @start_ns, its pid the process that launched the kernel, its tid 0.
+ * No member needs padding: the payload is 96 bytes, all of it used.
  */
 struct uvm_event_kernel {
 	__u64 start_ns;
