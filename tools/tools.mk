@@ -114,7 +114,10 @@ calibrate-test: $(EXP_BIN)
 .PHONY: trace-nvidia-test
 trace-nvidia-test: $(TRACE_BIN) $(REPLAY_BIN) $(NVREC_SO)
 	@$(TOOLS_DIR)/tests/trace_nvidia_check | tee $(BUILD)/trace-nvidia-test.tap | \
-		grep -v '^ok '; ! grep -q '^not ok' $(BUILD)/trace-nvidia-test.tap
+		grep -v '^ok '; \
+	$(TOOLS_DIR)/tests/trace_nvidia_cupti_check | \
+		tee $(BUILD)/trace-nvidia-cupti-test.tap | grep -v '^ok '; \
+	! grep -q '^not ok' $(BUILD)/trace-nvidia-test.tap $(BUILD)/trace-nvidia-cupti-test.tap
 
 # tools/tests/trace_record_check.vm and trace_import_check.vm run it.
 $(BUILD)/tests/trace_record_check: $(TRACE_BIN)

@@ -305,8 +305,10 @@ static int nvc_read(struct imp *im, struct nvc *c)
 		if (!ret)
 			ret = nvc_record(im, c, buf) ?: 1;
 	}
-	if (!ret && !c->have_start)
-		ret = imp_error(im, "no start line: the recorder did not finish the file");
+	if (!ret && !c->have_start) {
+		im->pos = 0;
+		ret = imp_error(im, "no start line: the recorder did not write the file");
+	}
 	free(buf);
 	fclose(f);
 	return ret < 0 ? ret : 0;
