@@ -5,7 +5,7 @@
  *
  *   uvm-trace record [-o FILE] [--events LIST] -- CMD [ARGS...]
  *   uvm-trace record [-o FILE] [--events LIST] -p PID
- *   uvm-trace record-nvidia [-o FILE] [--raw CAP] -- CMD [ARGS...]
+ *   uvm-trace record-nvidia [-o FILE] [--source S] [--raw CAP] -- CMD [ARGS...]
  *   uvm-trace show FILE
  *   uvm-trace export FILE --csv|--jsonl [-o OUT]
  *   uvm-trace import uvm-eval|nsys|kfd-smi|nvuvm|nvcupti|jsonl IN [-o OUT]
@@ -24,7 +24,7 @@ static int usage(FILE *f, int st)
 	fprintf(f,
 		"usage: uvm-trace record [-o FILE] [--events LIST] -- CMD [ARGS...]\n"
 		"       uvm-trace record [-o FILE] [--events LIST] -p PID\n"
-		"       uvm-trace record-nvidia [-o FILE] [--raw CAP] -- CMD [ARGS...]\n"
+		"       uvm-trace record-nvidia [-o FILE] [--source S] [--raw CAP] -- CMD [ARGS...]\n"
 		"       uvm-trace show FILE\n"
 		"       uvm-trace export FILE --csv|--jsonl [-o OUT]\n"
 		"       uvm-trace import uvm-eval|nsys|kfd-smi|nvuvm|nvcupti|jsonl IN [-o OUT]\n"
