@@ -475,23 +475,20 @@ static int nvc_allocs(struct nvc *c)
 	return 0;
 }
 
-/* The allocation holding @addr, or NULL. */
-static struct nvc_alloc *nvc_find(struct nvc *c, uint64_t addr)
+/* The first allocation that ends after @addr (c->na if none). */
+static size_t nvc_find(const struct nvc *c, uint64_t addr)
 {
 	size_t lo = 0, hi = c->na;
 
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
-		struct nvc_alloc *a = &c->a[mid];
 
-		if (addr < a->addr)
-			hi = mid;
-		else if (addr >= a->addr + a->bytes)
+		if (c->a[mid].addr + c->a[mid].bytes <= addr)
 			lo = mid + 1;
 		else
-			return a;
+			hi = mid;
 	}
-	return NULL;
+	return lo;
 }
 
 enum nvc_op { OP_TO_GPU, OP_TO_CPU, OP_GPU_FAULT, OP_CPU_FAULT, OP_EXEMPT, OP_ADVISED };
@@ -531,15 +528,20 @@ static void nvc_page(struct nvc_alloc *a, uint8_t *s, enum nvc_op op)
 	}
 }
 
+/* @op on every page of [addr, addr + bytes) that is in an allocation. */
 static void nvc_range(struct nvc *c, uint64_t addr, uint64_t bytes, enum nvc_op op)
 {
-	uint64_t p, end = addr + (bytes ? bytes : 1);
+	uint64_t end = addr + (bytes ? bytes : 1);
+	size_t i;
 
-	for (p = addr & ~(IMP_PAGE - 1); p < end; p += IMP_PAGE) {
-		struct nvc_alloc *a = nvc_find(c, p);
+	addr &= ~(IMP_PAGE - 1);
+	for (i = nvc_find(c, addr); i < c->na && c->a[i].addr < end; i++) {
+		struct nvc_alloc *a = &c->a[i];
+		uint64_t p = addr > a->addr ? addr : a->addr;
+		uint64_t last = end < a->addr + a->bytes ? end : a->addr + a->bytes;
 
-		if (a)
-			nvc_page(a, &a->page[(p - a->addr) / IMP_PAGE], op);
+		for (p = (p - a->addr) / IMP_PAGE; p * IMP_PAGE < last - a->addr; p++)
+			nvc_page(a, &a->page[p], op);
 	}
 }
 
