@@ -996,21 +996,22 @@ static int nvr_cupti_ok(struct nvr *r, int say)
 /* auto: the tools interface where it opens, else CUPTI; 0 or -1 (said why). */
 static int nvr_choose(struct nvr *r, char *shim, size_t len)
 {
-	int fd;
+	int fd, err;
 
 	if (r->source == NVR_TOOLS)
 		return nvr_preflight(shim, len);
 	if (r->source == NVR_CUPTI_SRC)
 		return nvr_cupti_ok(r, 1) ? 0 : -1;
 	fd = open(NV_UVM_TOOLS_DEV, O_RDWR | O_CLOEXEC);
+	err = errno;
 	if (fd >= 0) {
 		close(fd);
 		r->source = NVR_TOOLS;
 		return nvr_preflight(shim, len);
 	}
-	if (errno != ENOENT && nvr_cupti_ok(r, 0)) {
+	if (nvr_cupti_ok(r, 0)) {	/* NVIDIA's driver is there, the library too */
 		fprintf(stderr, "uvm-trace record-nvidia: %s: %s: recording through CUPTI "
-			"instead (--source cupti)\n", NV_UVM_TOOLS_DEV, strerror(errno));
+			"instead (--source cupti)\n", NV_UVM_TOOLS_DEV, strerror(err));
 		r->source = NVR_CUPTI_SRC;
 		return 0;
 	}
