@@ -904,3 +904,28 @@ uvm_public cudaError_t cudaMemset3DAsync_ptsz(struct cudaPitchedPtr pitchedDevPt
 {
 	return uvm_cuda_set_error(memset_3d(pitchedDevPtr, value, extent, stream, true, true));
 }
+
+/* The driver's element sets: @dst aligned to @elem, @n elements. */
+cudaError_t uvm_cm_memset_elems(void *p, uint32_t value, size_t n, unsigned int elem,
+				cudaStream_t stream, bool ptsz, bool async)
+{
+	struct uvm_fill_desc f;
+	cudaError_t e = uvm_cuda_init();
+
+	if (e)
+		return e;
+	if (!n)
+		return cudaSuccess;
+	if (!p || (uintptr_t)p % elem || n > SIZE_MAX / elem)
+		return cudaErrorInvalidValue;
+	memset(&f, 0, sizeof(f));
+	f.dst = (uintptr_t)p;
+	f.pitch = n * elem;
+	f.width = n * elem;
+	f.height = 1;
+	f.depth = 1;
+	f.rows = 1;
+	f.value = value;
+	f.elem_size = elem;
+	return fill_submit(&f, stream, ptsz, async);
+}

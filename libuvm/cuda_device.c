@@ -19,7 +19,6 @@
 
 #include "cuda_memory.h"
 
-#define UVM_CUDA_VERSION	13000	/* CUDA 13.0, what these headers describe */
 #define UVM_CC_MAJOR		9
 #define UVM_CC_MINOR		0
 #define UVM_NOMINAL_CLOCK_KHZ	1000000
@@ -304,6 +303,82 @@ static int uvm_device_attr(const struct uvm_device *dev, enum cudaDeviceAttr att
 	return 0;
 }
 
+/*
+ * Attributes of the driver API that the runtime lacks or calls Reserved:
+ * libuvm has none of these features (stream memory operations, virtual
+ * memory management, export handles, compression, tensor maps, multicast),
+ * so 0, except CAN_TEX2D_GATHER, which agrees with the 2D gather limits
+ * reported.
+ */
+static bool uvm_driver_only_attr(int attr, int *value)
+{
+	switch (attr) {
+	case CU_DEVICE_ATTRIBUTE_CAN_TEX2D_GATHER:
+		*value = 1;
+		return true;
+	case CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_MEM_OPS_V1:
+	case CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS_V1:
+	case CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR_V1:
+	case CU_DEVICE_ATTRIBUTE_COOPERATIVE_MULTI_DEVICE_LAUNCH:
+	case CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED:
+	case CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED:
+	case CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_HANDLE_SUPPORTED:
+	case CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_KMT_HANDLE_SUPPORTED:
+	case CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED:
+	case CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WITH_CUDA_VMM_SUPPORTED:
+	case CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS:
+	case CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR:
+	case CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED:
+	case CU_DEVICE_ATTRIBUTE_TENSOR_MAP_ACCESS_SUPPORTED:
+	case CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_FABRIC_SUPPORTED:
+	case CU_DEVICE_ATTRIBUTE_UNIFIED_FUNCTION_POINTERS:
+	case CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED:
+	case CU_DEVICE_ATTRIBUTE_MEM_DECOMPRESS_ALGORITHM_MASK:
+	case CU_DEVICE_ATTRIBUTE_MEM_DECOMPRESS_MAXIMUM_LENGTH:
+	case CU_DEVICE_ATTRIBUTE_HOST_NUMA_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED:
+	case CU_DEVICE_ATTRIBUTE_HOST_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED:
+	case CU_DEVICE_ATTRIBUTE_HOST_ALLOC_DMA_BUF_SUPPORTED:
+		*value = 0;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/**
+ * uvm_cu_device_attr() - cuDeviceGetAttribute's answer.
+ * @device: a valid ordinal.
+ * @attr: a CUdevice_attribute.
+ * @value: the value.
+ *
+ * Every attribute the runtime knows has the same number in both enums and
+ * the runtime's value; the driver-only ones are uvm_driver_only_attr's.
+ *
+ * Return: 0, or -EINVAL for a value that is not an attribute.
+ */
+int uvm_cu_device_attr(int device, int attr, int *value)
+{
+	if (uvm_driver_only_attr(attr, value))
+		return 0;
+	return uvm_device_attr(uvm_cuda_device(device), (enum cudaDeviceAttr)attr, value);
+}
+
+/* The module's PCI address (synthetic for emulated devices) as a bus id. */
+void uvm_cuda_pci_bus_id(int device, char *buf, int len)
+{
+	const struct uvm_device_info *i = &uvm_cuda_device(device)->info;
+
+	snprintf(buf, (size_t)len, "%04x:%02x:%02x.%x",
+		 i->pci_domain, i->pci_bus, i->pci_dev, i->pci_func);
+}
+
+/* Device uuid, as cudaDeviceProp.uuid. */
+void uvm_cuda_uuid(int device, CUuuid *uuid)
+{
+	_Static_assert(sizeof(CUuuid) == sizeof(cudaUUID_t), "uuid");
+	uvm_fill_uuid(&uvm_cuda_device(device)->info, (cudaUUID_t *)uuid);
+}
+
 /* Every device call: sticky init status first, as CUDA does. */
 #define UVM_CUDA_INIT_OR_RETURN()				\
 	do {							\
@@ -367,16 +442,12 @@ uvm_public cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr at
 
 uvm_public cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device)
 {
-	const struct uvm_device_info *i;
-
 	UVM_CUDA_INIT_OR_RETURN();
 	if (!pciBusId || len <= 0)
 		return uvm_cuda_set_error(cudaErrorInvalidValue);
 	if (uvm_cuda_check_device(device))
 		return uvm_cuda_set_error(cudaErrorInvalidDevice);
-	i = &uvm_cuda_device(device)->info;
-	snprintf(pciBusId, (size_t)len, "%04x:%02x:%02x.%x",
-		 i->pci_domain, i->pci_bus, i->pci_dev, i->pci_func);
+	uvm_cuda_pci_bus_id(device, pciBusId, len);
 	return cudaSuccess;
 }
 

@@ -13,6 +13,7 @@
  */
 #include "cuda_managed.h"
 #include "cuda_memory.h"
+#include "cuda_ptsz.h"
 
 #undef cuMemAdvise
 #undef cuMemPrefetchAsync
@@ -20,6 +21,23 @@
 #undef cuMemDiscardBatchAsync
 #undef cuMemDiscardAndPrefetchBatchAsync
 #undef cuMemFree
+#undef cuMemAlloc
+#undef cuMemAllocHost
+#undef cuMemGetInfo
+#undef cuMemcpy
+#undef cuMemcpyAsync
+#undef cuMemcpyHtoD
+#undef cuMemcpyDtoH
+#undef cuMemcpyDtoD
+#undef cuMemcpyHtoDAsync
+#undef cuMemcpyDtoHAsync
+#undef cuMemcpyDtoDAsync
+#undef cuMemsetD8
+#undef cuMemsetD16
+#undef cuMemsetD32
+#undef cuMemsetD8Async
+#undef cuMemsetD16Async
+#undef cuMemsetD32Async
 
 /* The legacy (CUDA 10) forms, exported under the plain names. */
 CUresult cuMemAdvise(CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUdevice device);
@@ -53,6 +71,37 @@ CUresult cuMemDiscardAndPrefetchBatchAsync_ptsz(CUdeviceptr *dptrs, size_t *size
 						unsigned long long flags, CUstream hStream);
 
 CUresult cuMemFree_v2(CUdeviceptr dptr);
+CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize);
+CUresult cuMemAllocHost_v2(void **pp, size_t bytesize);
+CUresult cuMemGetInfo_v2(size_t *free, size_t *total);
+
+/* Copies and sets: the CUDA 13 linker names and their per-thread twins. */
+#define CU_COPY_DECL(name, dst_t, src_t)						\
+	CUresult name(dst_t dst, src_t src, size_t ByteCount);				\
+	CUresult name##_ptds(dst_t dst, src_t src, size_t ByteCount)
+#define CU_COPY_ASYNC_DECL(name, dst_t, src_t)						\
+	CUresult name(dst_t dst, src_t src, size_t ByteCount, CUstream hStream);	\
+	CUresult name##_ptsz(dst_t dst, src_t src, size_t ByteCount, CUstream hStream)
+CU_COPY_DECL(cuMemcpy, CUdeviceptr, CUdeviceptr);
+CU_COPY_DECL(cuMemcpyHtoD_v2, CUdeviceptr, const void *);
+CU_COPY_DECL(cuMemcpyDtoH_v2, void *, CUdeviceptr);
+CU_COPY_DECL(cuMemcpyDtoD_v2, CUdeviceptr, CUdeviceptr);
+CU_COPY_ASYNC_DECL(cuMemcpyAsync, CUdeviceptr, CUdeviceptr);
+CU_COPY_ASYNC_DECL(cuMemcpyHtoDAsync_v2, CUdeviceptr, const void *);
+CU_COPY_ASYNC_DECL(cuMemcpyDtoHAsync_v2, void *, CUdeviceptr);
+CU_COPY_ASYNC_DECL(cuMemcpyDtoDAsync_v2, CUdeviceptr, CUdeviceptr);
+#define CU_SET_DECL(name, val_t)							\
+	CUresult name(CUdeviceptr dstDevice, val_t v, size_t N);			\
+	CUresult name##_ptds(CUdeviceptr dstDevice, val_t v, size_t N)
+#define CU_SET_ASYNC_DECL(name, val_t)							\
+	CUresult name(CUdeviceptr dstDevice, val_t v, size_t N, CUstream hStream);	\
+	CUresult name##_ptsz(CUdeviceptr dstDevice, val_t v, size_t N, CUstream hStream)
+CU_SET_DECL(cuMemsetD8_v2, unsigned char);
+CU_SET_DECL(cuMemsetD16_v2, unsigned short);
+CU_SET_DECL(cuMemsetD32_v2, unsigned int);
+CU_SET_ASYNC_DECL(cuMemsetD8Async, unsigned char);
+CU_SET_ASYNC_DECL(cuMemsetD16Async, unsigned short);
+CU_SET_ASYNC_DECL(cuMemsetD32Async, unsigned int);
 
 _Static_assert(sizeof(CUmemLocation) == sizeof(struct cudaMemLocation), "location");
 _Static_assert(sizeof(CUdeviceptr) == sizeof(void *), "CUdeviceptr");
@@ -101,6 +150,18 @@ CUresult uvm_cuda_to_cu(cudaError_t e)
 
 #define cu_status uvm_cuda_to_cu
 
+/* The driver API's initialisation (cuInit or the runtime's), as a runtime status. */
+static cudaError_t cu_init(void)
+{
+	return uvm_cu_initialised() ? cudaSuccess : cudaErrorInitializationError;
+}
+
+#define CU_READY_OR_RETURN()						\
+	do {								\
+		if (!uvm_cu_initialised())				\
+			return CUDA_ERROR_NOT_INITIALIZED;		\
+	} while (0)
+
 static struct cudaMemLocation loc_rt(CUmemLocation l)
 {
 	return (struct cudaMemLocation){ .type = (enum cudaMemLocationType)l.type, .id = l.id };
@@ -117,17 +178,20 @@ static struct cudaMemLocation loc_legacy(CUdevice dev)
 uvm_public CUresult cuMemAdvise_v2(CUdeviceptr devPtr, size_t count, CUmem_advise advice,
 				   CUmemLocation location)
 {
+	CU_READY_OR_RETURN();
 	return cu_status(uvm_cm_advise((const void *)devPtr, count, advice, loc_rt(location)));
 }
 
 uvm_public CUresult cuMemAdvise(CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUdevice device)
 {
+	CU_READY_OR_RETURN();
 	return cu_status(uvm_cm_advise((const void *)devPtr, count, advice, loc_legacy(device)));
 }
 
 uvm_public CUresult cuMemPrefetchAsync_v2(CUdeviceptr devPtr, size_t count, CUmemLocation location,
 					  unsigned int flags, CUstream hStream)
 {
+	CU_READY_OR_RETURN();
 	return cu_status(uvm_cm_prefetch((const void *)devPtr, count, loc_rt(location), flags,
 					 hStream, false));
 }
@@ -136,6 +200,7 @@ uvm_public CUresult cuMemPrefetchAsync_v2_ptsz(CUdeviceptr devPtr, size_t count,
 					       CUmemLocation location, unsigned int flags,
 					       CUstream hStream)
 {
+	CU_READY_OR_RETURN();
 	return cu_status(uvm_cm_prefetch((const void *)devPtr, count, loc_rt(location), flags,
 					 hStream, true));
 }
@@ -143,6 +208,7 @@ uvm_public CUresult cuMemPrefetchAsync_v2_ptsz(CUdeviceptr devPtr, size_t count,
 uvm_public CUresult cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count, CUdevice dstDevice,
 				       CUstream hStream)
 {
+	CU_READY_OR_RETURN();
 	return cu_status(uvm_cm_prefetch((const void *)devPtr, count, loc_legacy(dstDevice), 0,
 					 hStream, false));
 }
@@ -150,6 +216,7 @@ uvm_public CUresult cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count, CUdevic
 uvm_public CUresult cuMemPrefetchAsync_ptsz(CUdeviceptr devPtr, size_t count, CUdevice dstDevice,
 					    CUstream hStream)
 {
+	CU_READY_OR_RETURN();
 	return cu_status(uvm_cm_prefetch((const void *)devPtr, count, loc_legacy(dstDevice), 0,
 					 hStream, true));
 }
@@ -168,6 +235,7 @@ uvm_public CUresult cuMemPrefetchBatchAsync(CUdeviceptr *dptrs, size_t *sizes, s
 					    size_t numPrefetchLocs, unsigned long long flags,
 					    CUstream hStream)
 {
+	CU_READY_OR_RETURN();
 	return cu_batch(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags,
 			hStream, false, false);
 }
@@ -177,6 +245,7 @@ uvm_public CUresult cuMemPrefetchBatchAsync_ptsz(CUdeviceptr *dptrs, size_t *siz
 						 size_t numPrefetchLocs, unsigned long long flags,
 						 CUstream hStream)
 {
+	CU_READY_OR_RETURN();
 	return cu_batch(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags,
 			hStream, true, false);
 }
@@ -186,6 +255,7 @@ uvm_public CUresult cuMemDiscardAndPrefetchBatchAsync(CUdeviceptr *dptrs, size_t
 						      size_t *prefetchLocIdxs, size_t numPrefetchLocs,
 						      unsigned long long flags, CUstream hStream)
 {
+	CU_READY_OR_RETURN();
 	return cu_batch(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags,
 			hStream, false, true);
 }
@@ -196,6 +266,7 @@ uvm_public CUresult cuMemDiscardAndPrefetchBatchAsync_ptsz(CUdeviceptr *dptrs, s
 							   size_t numPrefetchLocs,
 							   unsigned long long flags, CUstream hStream)
 {
+	CU_READY_OR_RETURN();
 	return cu_batch(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags,
 			hStream, true, true);
 }
@@ -203,6 +274,7 @@ uvm_public CUresult cuMemDiscardAndPrefetchBatchAsync_ptsz(CUdeviceptr *dptrs, s
 uvm_public CUresult cuMemDiscardBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count,
 					   unsigned long long flags, CUstream hStream)
 {
+	CU_READY_OR_RETURN();
 	return cu_status(uvm_cm_discard_batch((void *const *)dptrs, sizes, count, flags, hStream,
 					      false));
 }
@@ -210,6 +282,7 @@ uvm_public CUresult cuMemDiscardBatchAsync(CUdeviceptr *dptrs, size_t *sizes, si
 uvm_public CUresult cuMemDiscardBatchAsync_ptsz(CUdeviceptr *dptrs, size_t *sizes, size_t count,
 						unsigned long long flags, CUstream hStream)
 {
+	CU_READY_OR_RETURN();
 	return cu_status(uvm_cm_discard_batch((void *const *)dptrs, sizes, count, flags, hStream,
 					      true));
 }
@@ -219,6 +292,7 @@ uvm_public CUresult cuMemRangeGetAttribute(void *data, size_t dataSize, CUmem_ra
 {
 	int attr = attribute;
 
+	CU_READY_OR_RETURN();
 	return cu_status(uvm_cm_range_attrs(&data, &dataSize, &attr, 1, (const void *)devPtr, count));
 }
 
@@ -226,6 +300,7 @@ uvm_public CUresult cuMemRangeGetAttributes(void **data, size_t *dataSizes,
 					    CUmem_range_attribute *attributes, size_t numAttributes,
 					    CUdeviceptr devPtr, size_t count)
 {
+	CU_READY_OR_RETURN();
 	_Static_assert(sizeof(CUmem_range_attribute) == sizeof(int), "enum size");
 	return cu_status(uvm_cm_range_attrs(data, dataSizes, (const int *)attributes, numAttributes,
 					    (const void *)devPtr, count));
@@ -320,7 +395,7 @@ static CUresult ptr_attr(CUpointer_attribute attr, const struct uvm_cptr *c, CUd
 uvm_public CUresult cuPointerGetAttribute(void *data, CUpointer_attribute attribute, CUdeviceptr ptr)
 {
 	struct uvm_cptr c;
-	cudaError_t e = uvm_cuda_init();
+	cudaError_t e = cu_init();
 
 	if (e)
 		return cu_status(e);
@@ -333,7 +408,7 @@ uvm_public CUresult cuPointerGetAttributes(unsigned int numAttributes, CUpointer
 					   void **data, CUdeviceptr ptr)
 {
 	struct uvm_cptr c;
-	cudaError_t e = uvm_cuda_init();
+	cudaError_t e = cu_init();
 	CUresult r = CUDA_SUCCESS;
 	unsigned int i;
 
@@ -364,7 +439,7 @@ uvm_public CUresult cuPointerSetAttribute(const void *value, CUpointer_attribute
 					  CUdeviceptr ptr)
 {
 	struct uvm_cptr c;
-	cudaError_t e = uvm_cuda_init();
+	cudaError_t e = cu_init();
 
 	if (e)
 		return cu_status(e);
@@ -387,7 +462,7 @@ uvm_public CUresult cuPointerSetAttribute(const void *value, CUpointer_attribute
 /* The driver API has no "size 0 gives NULL" rule: size 0 is INVALID_VALUE. */
 uvm_public CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize, unsigned int flags)
 {
-	cudaError_t e = uvm_cuda_init();
+	cudaError_t e = cu_init();
 
 	if (e)
 		return cu_status(e);
@@ -398,7 +473,7 @@ uvm_public CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize, unsign
 
 uvm_public CUresult cuMemFree_v2(CUdeviceptr dptr)
 {
-	cudaError_t e = uvm_cuda_init();
+	cudaError_t e = cu_init();
 
 	if (e)
 		return cu_status(e);
@@ -409,7 +484,7 @@ uvm_public CUresult cuMemFree_v2(CUdeviceptr dptr)
 
 uvm_public CUresult cuMemHostAlloc(void **pp, size_t bytesize, unsigned int Flags)
 {
-	cudaError_t e = uvm_cuda_init();
+	cudaError_t e = cu_init();
 
 	if (e)
 		return cu_status(e);
@@ -420,7 +495,7 @@ uvm_public CUresult cuMemHostAlloc(void **pp, size_t bytesize, unsigned int Flag
 
 uvm_public CUresult cuMemFreeHost(void *p)
 {
-	cudaError_t e = uvm_cuda_init();
+	cudaError_t e = cu_init();
 
 	if (e)
 		return cu_status(e);
@@ -428,3 +503,141 @@ uvm_public CUresult cuMemFreeHost(void *p)
 		return CUDA_ERROR_INVALID_VALUE;
 	return cu_status(uvm_cm_free_host(p));
 }
+
+/* ---- device and pinned memory of the current context --------------------- */
+
+/* On the current context's device; size 0 is INVALID_VALUE (driver rule). */
+uvm_public CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize)
+{
+	void *p;
+	CUresult r = uvm_cu_ctx_enter();
+
+	if (r)
+		return r;
+	if (!dptr || !bytesize)
+		return CUDA_ERROR_INVALID_VALUE;
+	r = cu_status(uvm_cm_malloc(&p, bytesize));
+	if (!r)
+		*dptr = (CUdeviceptr)(uintptr_t)p;
+	return r;
+}
+
+uvm_public CUresult cuMemAllocHost_v2(void **pp, size_t bytesize)
+{
+	CUresult r = uvm_cu_ctx_enter();
+
+	if (r)
+		return r;
+	if (!pp || !bytesize)
+		return CUDA_ERROR_INVALID_VALUE;
+	return cu_status(uvm_cm_host_alloc(pp, bytesize, 0));
+}
+
+uvm_public CUresult cuMemGetInfo_v2(size_t *free, size_t *total)
+{
+	CUresult r = uvm_cu_ctx_enter();
+
+	if (r)
+		return r;
+	if (!free || !total)
+		return CUDA_ERROR_INVALID_VALUE;
+	return cu_status(uvm_cm_mem_get_info(free, total));
+}
+
+/* ---- copies: the runtime's, with the kind each name implies ----------------- */
+
+#define P(x)	((void *)(uintptr_t)(x))
+
+/* A copy on the default stream: legacy, or per-thread through the _ptds names. */
+static CUresult cu_copy(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind, bool ptds)
+{
+	CUresult r = uvm_cu_ctx_enter();
+
+	if (r)
+		return r;
+	if (ptds)
+		return UVM_CU_FORWARD(cudaMemcpy_ptds(dst, src, n, kind));
+	return UVM_CU_FORWARD(cudaMemcpy(dst, src, n, kind));
+}
+
+static CUresult cu_copy_async(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind,
+			      CUstream s, bool ptsz)
+{
+	CUresult r = uvm_cu_ctx_enter();
+
+	if (r)
+		return r;
+	if (ptsz)
+		return UVM_CU_FORWARD(cudaMemcpyAsync_ptsz(dst, src, n, kind, s));
+	return UVM_CU_FORWARD(cudaMemcpyAsync(dst, src, n, kind, s));
+}
+
+#define CU_COPY(name, dst_t, src_t, kind)						\
+uvm_public CUresult name(dst_t dst, src_t src, size_t ByteCount)			\
+{											\
+	return cu_copy(P(dst), (const void *)(uintptr_t)(src), ByteCount, kind, false);	\
+}											\
+uvm_public CUresult name##_ptds(dst_t dst, src_t src, size_t ByteCount)		\
+{											\
+	return cu_copy(P(dst), (const void *)(uintptr_t)(src), ByteCount, kind, true);	\
+}
+
+#define CU_COPY_ASYNC(name, dst_t, src_t, kind)						\
+uvm_public CUresult name(dst_t dst, src_t src, size_t ByteCount, CUstream hStream)	\
+{											\
+	return cu_copy_async(P(dst), (const void *)(uintptr_t)(src), ByteCount, kind,	\
+			     hStream, false);						\
+}											\
+uvm_public CUresult name##_ptsz(dst_t dst, src_t src, size_t ByteCount, CUstream hStream) \
+{											\
+	return cu_copy_async(P(dst), (const void *)(uintptr_t)(src), ByteCount, kind,	\
+			     hStream, true);						\
+}
+
+CU_COPY(cuMemcpy, CUdeviceptr, CUdeviceptr, cudaMemcpyDefault)
+CU_COPY(cuMemcpyHtoD_v2, CUdeviceptr, const void *, cudaMemcpyHostToDevice)
+CU_COPY(cuMemcpyDtoH_v2, void *, CUdeviceptr, cudaMemcpyDeviceToHost)
+CU_COPY(cuMemcpyDtoD_v2, CUdeviceptr, CUdeviceptr, cudaMemcpyDeviceToDevice)
+CU_COPY_ASYNC(cuMemcpyAsync, CUdeviceptr, CUdeviceptr, cudaMemcpyDefault)
+CU_COPY_ASYNC(cuMemcpyHtoDAsync_v2, CUdeviceptr, const void *, cudaMemcpyHostToDevice)
+CU_COPY_ASYNC(cuMemcpyDtoHAsync_v2, void *, CUdeviceptr, cudaMemcpyDeviceToHost)
+CU_COPY_ASYNC(cuMemcpyDtoDAsync_v2, CUdeviceptr, CUdeviceptr, cudaMemcpyDeviceToDevice)
+
+/* ---- sets: N elements of 1, 2 or 4 bytes; the target aligned to its element ---- */
+
+static CUresult cu_set(CUdeviceptr dst, uint32_t v, size_t n, unsigned int elem, CUstream s,
+		       bool ptsz, bool async)
+{
+	CUresult r = uvm_cu_ctx_enter();
+
+	if (r)
+		return r;
+	return cu_status(uvm_cm_memset_elems(P(dst), v, n, elem, s, ptsz, async));
+}
+
+#define CU_SET(name, val_t, elem)							\
+uvm_public CUresult name(CUdeviceptr dstDevice, val_t v, size_t N)			\
+{											\
+	return cu_set(dstDevice, v, N, elem, 0, false, false);				\
+}											\
+uvm_public CUresult name##_ptds(CUdeviceptr dstDevice, val_t v, size_t N)		\
+{											\
+	return cu_set(dstDevice, v, N, elem, 0, true, false);				\
+}
+
+#define CU_SET_ASYNC(name, val_t, elem)							\
+uvm_public CUresult name(CUdeviceptr dstDevice, val_t v, size_t N, CUstream hStream)	\
+{											\
+	return cu_set(dstDevice, v, N, elem, hStream, false, true);			\
+}											\
+uvm_public CUresult name##_ptsz(CUdeviceptr dstDevice, val_t v, size_t N, CUstream hStream) \
+{											\
+	return cu_set(dstDevice, v, N, elem, hStream, true, true);			\
+}
+
+CU_SET(cuMemsetD8_v2, unsigned char, 1)
+CU_SET(cuMemsetD16_v2, unsigned short, 2)
+CU_SET(cuMemsetD32_v2, unsigned int, 4)
+CU_SET_ASYNC(cuMemsetD8Async, unsigned char, 1)
+CU_SET_ASYNC(cuMemsetD16Async, unsigned short, 2)
+CU_SET_ASYNC(cuMemsetD32Async, unsigned int, 4)

@@ -89,6 +89,14 @@ CUresult uvm_errno_to_cu(int err)
 	}
 }
 
+cudaError_t uvm_cuda_swap_last_error(cudaError_t e)
+{
+	cudaError_t old = uvm_thread_last_error;
+
+	uvm_thread_last_error = e;
+	return old;
+}
+
 cudaError_t uvm_cuda_set_error(cudaError_t e)
 {
 	if (e != cudaSuccess)
@@ -155,4 +163,45 @@ uvm_public cudaError_t cudaGetLastError(void)
 uvm_public cudaError_t cudaPeekAtLastError(void)
 {
 	return uvm_cuda_last_error(false);
+}
+
+/* ---- driver API: names and strings of every CUresult ------------------------ */
+
+static const char *uvm_cu_error_name(CUresult e)
+{
+	switch (e) {
+#define UVM_CU_ERROR(code, desc) case code: return #code;
+#include "cu_error_table.h"
+#undef UVM_CU_ERROR
+	default:
+		return NULL;
+	}
+}
+
+static const char *uvm_cu_error_string(CUresult e)
+{
+	switch (e) {
+#define UVM_CU_ERROR(code, desc) case code: return desc;
+#include "cu_error_table.h"
+#undef UVM_CU_ERROR
+	default:
+		return NULL;
+	}
+}
+
+/* Need no initialisation; an unknown code: *pStr = NULL, INVALID_VALUE. */
+uvm_public CUresult cuGetErrorName(CUresult error, const char **pStr)
+{
+	if (!pStr)
+		return CUDA_ERROR_INVALID_VALUE;
+	*pStr = uvm_cu_error_name(error);
+	return *pStr ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+uvm_public CUresult cuGetErrorString(CUresult error, const char **pStr)
+{
+	if (!pStr)
+		return CUDA_ERROR_INVALID_VALUE;
+	*pStr = uvm_cu_error_string(error);
+	return *pStr ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 
 #include "uvm_internal.h"
 
@@ -15,7 +16,13 @@ static pthread_once_t uvm_cuda_once = PTHREAD_ONCE_INIT;
 static cudaError_t uvm_cuda_init_status;	/* written once, under uvm_cuda_once */
 static struct uvm_context *uvm_cuda_ctx;	/* idem; never freed (CUDA keeps it too) */
 
-/* The calling thread's current device (cudaSetDevice); 0 until set. */
+/* Set once the driver API is initialised (cuInit, or the runtime's init). */
+static atomic_bool uvm_cu_init_done;
+
+/*
+ * The calling thread's device when no context is current to it
+ * (cudaSetDevice); 0 until set. A current context (cuda_context.c) wins.
+ */
 static __thread int uvm_thread_device;
 
 /*
@@ -59,8 +66,25 @@ static void uvm_cuda_do_init(void)
 		uvm_cuda_init_status = cudaErrorNoDevice;
 		return;
 	}
+	if (uvm_ctx_init((unsigned int)uvm_device_count(ctx))) {
+		uvm_close(ctx);
+		uvm_cuda_init_status = cudaErrorMemoryAllocation;
+		return;
+	}
 	uvm_cuda_ctx = ctx;
 	uvm_cuda_init_status = cudaSuccess;
+	/* the runtime initialises the driver API, as libcudart calls cuInit */
+	uvm_cu_set_initialised();
+}
+
+bool uvm_cu_initialised(void)
+{
+	return atomic_load(&uvm_cu_init_done);
+}
+
+void uvm_cu_set_initialised(void)
+{
+	atomic_store(&uvm_cu_init_done, true);
 }
 
 cudaError_t uvm_cuda_init(void)
@@ -86,14 +110,26 @@ const struct uvm_device *uvm_cuda_device(int device)
 	return &uvm_cuda_ctx->devices[device];
 }
 
+/*
+ * The device of the thread's current context. With none current, the
+ * runtime binds the primary context of the thread's device first, as
+ * libcudart does: the runtime and the driver share primary contexts.
+ */
 int uvm_cuda_current_device(void)
 {
+	int d = uvm_ctx_current_device();
+
+	if (d >= 0)
+		return d;
+	uvm_ctx_bind_default(uvm_thread_device);
 	return uvm_thread_device;
 }
 
+/* cudaSetDevice: @device's primary context becomes the thread's current. */
 void uvm_cuda_set_current_device(int device)
 {
 	uvm_thread_device = device;
+	uvm_ctx_bind_primary(device);
 }
 
 /* The runtime's init outcome as the native API's -errno. */

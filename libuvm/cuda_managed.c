@@ -40,6 +40,7 @@
 #include <stdlib.h>
 
 #include "cuda_managed.h"
+#include "cuda_memory.h"
 #include "cuda_ptsz.h"
 #include "cuda_stream.h"
 
@@ -306,6 +307,24 @@ static bool range_managed(const void *ptr, size_t count)
 	return uvm_managed_covers(uvm_cuda_context(), (uintptr_t)ptr, count);
 }
 
+/*
+ * Does [ptr, ptr + count) start or end in device or pinned memory
+ * (cudaMalloc, cudaMallocHost)? Such memory is neither managed nor
+ * pageable: advice and prefetch answer cudaErrorInvalidValue, as real
+ * CUDA 13 does (H100, driver 580), although its pages are mapped.
+ */
+static bool range_cuda_alloc(const void *ptr, size_t count)
+{
+	const void *last = (const char *)ptr + count - 1;
+	struct uvm_cptr c;
+
+	if (!uvm_cuda_ptr(ptr, &c) &&
+	    (c.type == UVM_POINTER_DEVICE || c.type == UVM_POINTER_HOST_ALLOC))
+		return true;
+	return count > 1 && !uvm_cuda_ptr(last, &c) &&
+	       (c.type == UVM_POINTER_DEVICE || c.type == UVM_POINTER_HOST_ALLOC);
+}
+
 /* Batch streams: never the legacy stream (handle 0 outside _ptsz too). */
 static cudaError_t batch_stream_check(cudaStream_t stream, bool ptsz)
 {
@@ -348,6 +367,8 @@ cudaError_t uvm_cm_advise(const void *ptr, size_t count, int advice, struct cuda
 		return e;
 	if (!count)
 		return cudaErrorInvalidValue;
+	if (!range_managed(ptr, count) && range_cuda_alloc(ptr, count))
+		return cudaErrorInvalidValue;
 	if (!range_managed(ptr, count) && uvm_cm_pageable(ptr, count) && !pageable_policies())
 		return cudaErrorNotSupported;	/* no advice kept (cuda_pageable.c) */
 	return managed_errno(uvm_advise(uvm_cuda_context(), ptr, count, (uint32_t)advice, l));
@@ -366,7 +387,7 @@ cudaError_t uvm_cm_prefetch(const void *ptr, size_t count, struct cudaMemLocatio
 	if (flags)
 		return cudaErrorInvalidValue;
 	pageable = !range_managed(ptr, count);
-	if (pageable && !uvm_cm_pageable(ptr, count))
+	if (pageable && (range_cuda_alloc(ptr, count) || !uvm_cm_pageable(ptr, count)))
 		return cudaErrorInvalidValue;
 	e = prefetch_loc(loc, &l);
 	if (e)

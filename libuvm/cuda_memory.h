@@ -36,6 +36,25 @@ void uvm_hostdev_del(uintptr_t base);
 /* cudaError_t -> CUresult for the driver twins. */
 CUresult uvm_cuda_to_cu(cudaError_t e);
 
+/*
+ * A driver call run through a runtime entry point: its status as a
+ * CUresult, the thread's last runtime error left as it was (driver calls
+ * never touch it).
+ */
+#define UVM_CU_FORWARD(call) ({						\
+	cudaError_t __saved = uvm_cuda_swap_last_error(cudaSuccess);	\
+	cudaError_t __e = (call);					\
+	uvm_cuda_swap_last_error(__saved);				\
+	uvm_cuda_to_cu(__e);						\
+})
+
+/* cuda_context.c: initialised and a live current context, else its error. */
+CUresult uvm_cu_ctx_enter(void);
+
+/* cuMemsetD8/16/32 (Async): @n elements of @elem (1, 2, 4) bytes of @value. */
+cudaError_t uvm_cm_memset_elems(void *p, uint32_t value, size_t n, unsigned int elem,
+				cudaStream_t stream, bool ptsz, bool async);
+
 /* Shared implementations (return a cudaError_t, record nothing). */
 cudaError_t uvm_cm_free(void *devPtr);
 cudaError_t uvm_cm_host_alloc(void **p, size_t size, unsigned int flags);
@@ -89,5 +108,11 @@ cudaError_t uvm_array_side(const struct cudaArray *a, struct cudaPos pos, struct
 
 /* Device properties (cuda_device.c), for limits. */
 void uvm_cuda_props(int device, struct cudaDeviceProp *p);
+/* cuda_device.c, for the driver API (valid @device). */
+int uvm_cu_device_attr(int device, int attr, int *value);
+void uvm_cuda_pci_bus_id(int device, char *buf, int len);
+void uvm_cuda_uuid(int device, CUuuid *uuid);
+/* CUDA 13.0, what these headers describe. */
+#define UVM_CUDA_VERSION	13000
 
 #endif /* UVM_CUDA_MEMORY_H */

@@ -103,6 +103,8 @@ CUresult uvm_errno_to_cu(int err);
 /* Record @e as the calling thread's last error (if not success); return @e. */
 cudaError_t uvm_cuda_set_error(cudaError_t e);
 cudaError_t uvm_cuda_last_error(bool reset);
+/* Replace the thread's last runtime error with @e; return the old one. */
+cudaError_t uvm_cuda_swap_last_error(cudaError_t e);
 
 /* cuda_init.c: lazy one-time runtime initialisation. */
 /* 0 on success, else the cudaError_t every call reports (sticky). */
@@ -113,5 +115,18 @@ cudaError_t uvm_cuda_check_device(int device);
 const struct uvm_device *uvm_cuda_device(int device);
 int uvm_cuda_current_device(void);
 void uvm_cuda_set_current_device(int device);
+/* Has the driver API been initialised (cuInit, or the runtime's own init)? */
+bool uvm_cu_initialised(void);
+void uvm_cu_set_initialised(void);
+
+/* cuda_context.c: driver contexts and the calling thread's context stack. */
+/* The primary contexts of @ndev devices: 0 or -ENOMEM (runtime init). */
+int uvm_ctx_init(unsigned int ndev);
+/* Device of the thread's current context; -1 if none (or destroyed). */
+int uvm_ctx_current_device(void);
+/* Make @device's primary context current, replacing the top of the stack. */
+void uvm_ctx_bind_primary(int device);
+/* Bind @device's primary context if the thread has no current context. */
+void uvm_ctx_bind_default(int device);
 
 #endif /* UVM_INTERNAL_H */

@@ -2,8 +2,11 @@
 /*
  * cuda.h - driver-API subset for libuvm (CUDA 13.0 names and numbers).
  *
- * Types, enumerations and the unified-addressing / managed-memory entry
- * points of the CUDA driver API. Like CUDA 13's cuda.h, several names are
+ * Types, enumerations and the entry points libuvm implements: initialisation,
+ * devices, contexts, memory, copies and sets, streams, events, peer access,
+ * errors, unified addressing and managed memory; the module, link and launch
+ * calls are declared and answer CUDA_ERROR_NOT_SUPPORTED (no device code runs
+ * on uvm devices). Like CUDA 13's cuda.h, several names are
  * redirected to versioned symbols (cuMemAdvise -> cuMemAdvise_v2, ...), and
  * with CUDA_API_PER_THREAD_DEFAULT_STREAM the stream-ordered calls get the
  * _ptsz suffix, so objects built against these headers reference the same
@@ -43,6 +46,42 @@
 #define cuMemPrefetchBatchAsync			__CUDA_API_PTSZ(cuMemPrefetchBatchAsync)
 #define cuMemDiscardBatchAsync			__CUDA_API_PTSZ(cuMemDiscardBatchAsync)
 #define cuMemDiscardAndPrefetchBatchAsync	__CUDA_API_PTSZ(cuMemDiscardAndPrefetchBatchAsync)
+#define cuCtxCreate				cuCtxCreate_v4
+#define cuModuleGetGlobal			cuModuleGetGlobal_v2
+#define cuCtxDestroy				cuCtxDestroy_v2
+#define cuCtxPopCurrent				cuCtxPopCurrent_v2
+#define cuCtxPushCurrent			cuCtxPushCurrent_v2
+#define cuDevicePrimaryCtxRelease		cuDevicePrimaryCtxRelease_v2
+#define cuDevicePrimaryCtxReset			cuDevicePrimaryCtxReset_v2
+#define cuDevicePrimaryCtxSetFlags		cuDevicePrimaryCtxSetFlags_v2
+#define cuDeviceGetUuid				cuDeviceGetUuid_v2
+#define cuStreamDestroy				cuStreamDestroy_v2
+#define cuEventDestroy				cuEventDestroy_v2
+#define cuEventElapsedTime			cuEventElapsedTime_v2
+#define cuLinkCreate				cuLinkCreate_v2
+#define cuLinkAddData				cuLinkAddData_v2
+#define cuLinkAddFile				cuLinkAddFile_v2
+#define cuMemcpyHtoD				__CUDA_API_PTDS(cuMemcpyHtoD_v2)
+#define cuMemcpyDtoH				__CUDA_API_PTDS(cuMemcpyDtoH_v2)
+#define cuMemcpyDtoD				__CUDA_API_PTDS(cuMemcpyDtoD_v2)
+#define cuMemcpyHtoDAsync			__CUDA_API_PTSZ(cuMemcpyHtoDAsync_v2)
+#define cuMemcpyDtoHAsync			__CUDA_API_PTSZ(cuMemcpyDtoHAsync_v2)
+#define cuMemcpyDtoDAsync			__CUDA_API_PTSZ(cuMemcpyDtoDAsync_v2)
+#define cuMemsetD8				__CUDA_API_PTDS(cuMemsetD8_v2)
+#define cuMemsetD16				__CUDA_API_PTDS(cuMemsetD16_v2)
+#define cuMemsetD32				__CUDA_API_PTDS(cuMemsetD32_v2)
+#define cuStreamQuery				__CUDA_API_PTSZ(cuStreamQuery)
+#define cuStreamSynchronize			__CUDA_API_PTSZ(cuStreamSynchronize)
+#define cuEventRecord				__CUDA_API_PTSZ(cuEventRecord)
+#define cuEventRecordWithFlags			__CUDA_API_PTSZ(cuEventRecordWithFlags)
+#define cuLaunchKernel				__CUDA_API_PTSZ(cuLaunchKernel)
+#if defined(__CUDA_API_PER_THREAD_DEFAULT_STREAM)
+#define cuMemcpy				__CUDA_API_PTDS(cuMemcpy)
+#define cuMemcpyAsync				__CUDA_API_PTSZ(cuMemcpyAsync)
+#define cuMemsetD8Async				__CUDA_API_PTSZ(cuMemsetD8Async)
+#define cuMemsetD16Async			__CUDA_API_PTSZ(cuMemsetD16Async)
+#define cuMemsetD32Async			__CUDA_API_PTSZ(cuMemsetD32Async)
+#endif
 
 /* ---- scalar and handle types ------------------------------------------ */
 typedef unsigned long long CUdeviceptr_v2;
@@ -53,6 +92,11 @@ typedef struct CUctx_st *CUcontext;
 typedef struct CUevent_st *CUevent;
 typedef struct CUstream_st *CUstream;
 typedef struct CUmemPoolHandle_st *CUmemoryPool;
+typedef struct CUmod_st *CUmodule;
+typedef struct CUfunc_st *CUfunction;
+typedef struct CUlib_st *CUlibrary;
+typedef struct CUkern_st *CUkernel;
+typedef struct CUlinkState_st *CUlinkState;
 
 #ifndef CU_UUID_HAS_BEEN_DEFINED
 #define CU_UUID_HAS_BEEN_DEFINED
@@ -79,6 +123,97 @@ typedef struct CUuuid_st CUuuid;
 #define CU_DEVICE_INVALID		((CUdevice)-2)
 
 /* ---- enumerations -------------------------------------------------------- */
+
+typedef enum CUctx_flags_enum {
+	CU_CTX_SCHED_AUTO           = 0x00,
+	CU_CTX_SCHED_SPIN           = 0x01,
+	CU_CTX_SCHED_YIELD          = 0x02,
+	CU_CTX_SCHED_BLOCKING_SYNC  = 0x04,
+	CU_CTX_BLOCKING_SYNC        = 0x04,
+	CU_CTX_SCHED_MASK           = 0x07,
+	CU_CTX_MAP_HOST             = 0x08,
+	CU_CTX_LMEM_RESIZE_TO_MAX   = 0x10,
+	CU_CTX_COREDUMP_ENABLE      = 0x20,
+	CU_CTX_USER_COREDUMP_ENABLE = 0x40,
+	CU_CTX_SYNC_MEMOPS          = 0x80,
+	CU_CTX_FLAGS_MASK           = 0xFF,
+} CUctx_flags;
+
+typedef enum CUstream_flags_enum {
+	CU_STREAM_DEFAULT      = 0x0,
+	CU_STREAM_NON_BLOCKING = 0x1,
+} CUstream_flags;
+
+typedef enum CUevent_flags_enum {
+	CU_EVENT_DEFAULT        = 0x0,
+	CU_EVENT_BLOCKING_SYNC  = 0x1,
+	CU_EVENT_DISABLE_TIMING = 0x2,
+	CU_EVENT_INTERPROCESS   = 0x4,
+} CUevent_flags;
+
+typedef enum CUevent_record_flags_enum {
+	CU_EVENT_RECORD_DEFAULT  = 0x0,
+	CU_EVENT_RECORD_EXTERNAL = 0x1,
+} CUevent_record_flags;
+
+typedef enum CUexecAffinityType_enum {
+	CU_EXEC_AFFINITY_TYPE_SM_COUNT = 0,
+	CU_EXEC_AFFINITY_TYPE_MAX,
+} CUexecAffinityType;
+
+typedef enum CUcigDataType_enum {
+	CIG_DATA_TYPE_D3D12_COMMAND_QUEUE = 0x1,
+	CIG_DATA_TYPE_NV_BLOB             = 0x2,
+} CUcigDataType;
+
+typedef enum CUjit_option_enum {
+	CU_JIT_MAX_REGISTERS                    = 0,
+	CU_JIT_THREADS_PER_BLOCK                = 1,
+	CU_JIT_WALL_TIME                        = 2,
+	CU_JIT_INFO_LOG_BUFFER                  = 3,
+	CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES       = 4,
+	CU_JIT_ERROR_LOG_BUFFER                 = 5,
+	CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES      = 6,
+	CU_JIT_OPTIMIZATION_LEVEL               = 7,
+	CU_JIT_TARGET_FROM_CUCONTEXT            = 8,
+	CU_JIT_TARGET                           = 9,
+	CU_JIT_FALLBACK_STRATEGY                = 10,
+	CU_JIT_GENERATE_DEBUG_INFO              = 11,
+	CU_JIT_LOG_VERBOSE                      = 12,
+	CU_JIT_GENERATE_LINE_INFO               = 13,
+	CU_JIT_CACHE_MODE                       = 14,
+	CU_JIT_NEW_SM3X_OPT                     = 15,
+	CU_JIT_FAST_COMPILE                     = 16,
+	CU_JIT_GLOBAL_SYMBOL_NAMES              = 17,
+	CU_JIT_GLOBAL_SYMBOL_ADDRESSES          = 18,
+	CU_JIT_GLOBAL_SYMBOL_COUNT              = 19,
+	CU_JIT_LTO                              = 20,
+	CU_JIT_FTZ                              = 21,
+	CU_JIT_PREC_DIV                         = 22,
+	CU_JIT_PREC_SQRT                        = 23,
+	CU_JIT_FMA                              = 24,
+	CU_JIT_REFERENCED_KERNEL_NAMES          = 25,
+	CU_JIT_REFERENCED_KERNEL_COUNT          = 26,
+	CU_JIT_REFERENCED_VARIABLE_NAMES        = 27,
+	CU_JIT_REFERENCED_VARIABLE_COUNT        = 28,
+	CU_JIT_OPTIMIZE_UNUSED_DEVICE_VARIABLES = 29,
+	CU_JIT_POSITION_INDEPENDENT_CODE        = 30,
+	CU_JIT_MIN_CTA_PER_SM                   = 31,
+	CU_JIT_MAX_THREADS_PER_BLOCK            = 32,
+	CU_JIT_OVERRIDE_DIRECTIVE_VALUES        = 33,
+	CU_JIT_SPLIT_COMPILE                    = 34,
+	CU_JIT_NUM_OPTIONS,
+} CUjit_option;
+
+typedef enum CUjitInputType_enum {
+	CU_JIT_INPUT_CUBIN     = 0,
+	CU_JIT_INPUT_PTX       = 1,
+	CU_JIT_INPUT_FATBINARY = 2,
+	CU_JIT_INPUT_OBJECT    = 3,
+	CU_JIT_INPUT_LIBRARY   = 4,
+	CU_JIT_INPUT_NVVM      = 5,
+	CU_JIT_NUM_INPUT_TYPES = 6,
+} CUjitInputType;
 
 typedef enum CUmemAttach_flags_enum {
 	CU_MEM_ATTACH_GLOBAL = 0x1,
@@ -147,7 +282,12 @@ typedef enum CUmemLocationType_enum {
 	CU_MEM_LOCATION_TYPE_MAX               = 0x7fffffff,
 } CUmemLocationType;
 
-/* Device attributes; same numbers as the runtime's enum cudaDeviceAttr. */
+/*
+ * Device attributes. Where the runtime's enum cudaDeviceAttr has the same
+ * attribute it has the same number; the driver has attributes the runtime
+ * lacks or calls Reserved (44, 92-94, 96, 102-105, 107, 110, 122-124,
+ * 127-129, 132, 136, 137, 141, 145, 146).
+ */
 typedef enum CUdevice_attribute_enum {
 	CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK                         = 1,
 	CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X                               = 2,
@@ -418,6 +558,30 @@ typedef struct CUmemLocation_st {
 } CUmemLocation_v1;
 typedef CUmemLocation_v1 CUmemLocation;
 
+typedef struct CUexecAffinitySmCount_st {
+	unsigned int val;
+} CUexecAffinitySmCount_v1;
+typedef CUexecAffinitySmCount_v1 CUexecAffinitySmCount;
+
+typedef struct CUexecAffinityParam_st {
+	CUexecAffinityType type;
+	union {
+		CUexecAffinitySmCount smCount;
+	} param;
+} CUexecAffinityParam_v1;
+typedef CUexecAffinityParam_v1 CUexecAffinityParam;
+
+typedef struct CUctxCigParam_st {
+	CUcigDataType sharedDataType;
+	void *sharedData;
+} CUctxCigParam;
+
+typedef struct CUctxCreateParams_st {
+	CUexecAffinityParam *execAffinityParams;
+	int numExecAffinityParams;
+	CUctxCigParam *cigParams;
+} CUctxCreateParams;
+
 typedef struct CUDA_POINTER_ATTRIBUTE_P2P_TOKENS_st {
 	unsigned long long p2pToken;
 	unsigned int vaSpaceToken;
@@ -439,6 +603,27 @@ CUresult CUDAAPI cuDeviceGetCount(int *count);
 CUresult CUDAAPI cuDeviceGetName(char *name, int len, CUdevice dev);
 CUresult CUDAAPI cuDeviceTotalMem(size_t *bytes, CUdevice dev);
 CUresult CUDAAPI cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevice dev);
+CUresult CUDAAPI cuDeviceGetUuid(CUuuid *uuid, CUdevice dev);
+CUresult CUDAAPI cuDeviceGetPCIBusId(char *pciBusId, int len, CUdevice dev);
+CUresult CUDAAPI cuDeviceCanAccessPeer(int *canAccessPeer, CUdevice dev, CUdevice peerDev);
+
+CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev);
+CUresult CUDAAPI cuDevicePrimaryCtxRelease(CUdevice dev);
+CUresult CUDAAPI cuDevicePrimaryCtxSetFlags(CUdevice dev, unsigned int flags);
+CUresult CUDAAPI cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int *flags, int *active);
+CUresult CUDAAPI cuDevicePrimaryCtxReset(CUdevice dev);
+CUresult CUDAAPI cuCtxCreate(CUcontext *pctx, CUctxCreateParams *ctxCreateParams, unsigned int flags,
+			     CUdevice dev);
+CUresult CUDAAPI cuCtxDestroy(CUcontext ctx);
+CUresult CUDAAPI cuCtxPushCurrent(CUcontext ctx);
+CUresult CUDAAPI cuCtxPopCurrent(CUcontext *pctx);
+CUresult CUDAAPI cuCtxSetCurrent(CUcontext ctx);
+CUresult CUDAAPI cuCtxGetCurrent(CUcontext *pctx);
+CUresult CUDAAPI cuCtxGetDevice(CUdevice *device);
+CUresult CUDAAPI cuCtxGetFlags(unsigned int *flags);
+CUresult CUDAAPI cuCtxSynchronize(void);
+CUresult CUDAAPI cuCtxEnablePeerAccess(CUcontext peerContext, unsigned int Flags);
+CUresult CUDAAPI cuCtxDisablePeerAccess(CUcontext peerContext);
 
 CUresult CUDAAPI cuMemGetInfo(size_t *free, size_t *total);
 CUresult CUDAAPI cuMemAlloc(CUdeviceptr *dptr, size_t bytesize);
@@ -450,6 +635,59 @@ CUresult CUDAAPI cuMemHostGetDevicePointer(CUdeviceptr *pdptr, void *p, unsigned
 CUresult CUDAAPI cuMemHostRegister(void *p, size_t bytesize, unsigned int Flags);
 CUresult CUDAAPI cuMemHostUnregister(void *p);
 CUresult CUDAAPI cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize, unsigned int flags);
+
+CUresult CUDAAPI cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount);
+CUresult CUDAAPI cuMemcpyHtoD(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount);
+CUresult CUDAAPI cuMemcpyDtoH(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount);
+CUresult CUDAAPI cuMemcpyDtoD(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount);
+CUresult CUDAAPI cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream);
+CUresult CUDAAPI cuMemcpyHtoDAsync(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount,
+				   CUstream hStream);
+CUresult CUDAAPI cuMemcpyDtoHAsync(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount,
+				   CUstream hStream);
+CUresult CUDAAPI cuMemcpyDtoDAsync(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount,
+				   CUstream hStream);
+CUresult CUDAAPI cuMemsetD8(CUdeviceptr dstDevice, unsigned char uc, size_t N);
+CUresult CUDAAPI cuMemsetD16(CUdeviceptr dstDevice, unsigned short us, size_t N);
+CUresult CUDAAPI cuMemsetD32(CUdeviceptr dstDevice, unsigned int ui, size_t N);
+CUresult CUDAAPI cuMemsetD8Async(CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream);
+CUresult CUDAAPI cuMemsetD16Async(CUdeviceptr dstDevice, unsigned short us, size_t N, CUstream hStream);
+CUresult CUDAAPI cuMemsetD32Async(CUdeviceptr dstDevice, unsigned int ui, size_t N, CUstream hStream);
+
+CUresult CUDAAPI cuStreamCreate(CUstream *phStream, unsigned int Flags);
+CUresult CUDAAPI cuStreamDestroy(CUstream hStream);
+CUresult CUDAAPI cuStreamQuery(CUstream hStream);
+CUresult CUDAAPI cuStreamSynchronize(CUstream hStream);
+CUresult CUDAAPI cuEventCreate(CUevent *phEvent, unsigned int Flags);
+CUresult CUDAAPI cuEventRecord(CUevent hEvent, CUstream hStream);
+CUresult CUDAAPI cuEventRecordWithFlags(CUevent hEvent, CUstream hStream, unsigned int flags);
+CUresult CUDAAPI cuEventQuery(CUevent hEvent);
+CUresult CUDAAPI cuEventSynchronize(CUevent hEvent);
+CUresult CUDAAPI cuEventDestroy(CUevent hEvent);
+CUresult CUDAAPI cuEventElapsedTime(float *pMilliseconds, CUevent hStart, CUevent hEnd);
+
+/* Device code: declared so programs link; every call is CUDA_ERROR_NOT_SUPPORTED. */
+CUresult CUDAAPI cuModuleLoad(CUmodule *module, const char *fname);
+CUresult CUDAAPI cuModuleLoadData(CUmodule *module, const void *image);
+CUresult CUDAAPI cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int numOptions,
+				    CUjit_option *options, void **optionValues);
+CUresult CUDAAPI cuModuleLoadFatBinary(CUmodule *module, const void *fatCubin);
+CUresult CUDAAPI cuModuleUnload(CUmodule hmod);
+CUresult CUDAAPI cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name);
+CUresult CUDAAPI cuModuleGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUmodule hmod, const char *name);
+CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY,
+				unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY,
+				unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream,
+				void **kernelParams, void **extra);
+CUresult CUDAAPI cuLinkCreate(unsigned int numOptions, CUjit_option *options, void **optionValues,
+			      CUlinkState *stateOut);
+CUresult CUDAAPI cuLinkAddData(CUlinkState state, CUjitInputType type, void *data, size_t size,
+			       const char *name, unsigned int numOptions, CUjit_option *options,
+			       void **optionValues);
+CUresult CUDAAPI cuLinkAddFile(CUlinkState state, CUjitInputType type, const char *path,
+			       unsigned int numOptions, CUjit_option *options, void **optionValues);
+CUresult CUDAAPI cuLinkComplete(CUlinkState state, void **cubinOut, size_t *sizeOut);
+CUresult CUDAAPI cuLinkDestroy(CUlinkState state);
 
 CUresult CUDAAPI cuMemAdvise(CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUmemLocation location);
 CUresult CUDAAPI cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count, CUmemLocation location,

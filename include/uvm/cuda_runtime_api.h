@@ -101,6 +101,9 @@ extern cudaError_t CUDARTAPI cudaSetDeviceFlags(unsigned int flags);
 extern cudaError_t CUDARTAPI cudaGetDeviceFlags(unsigned int *flags);
 extern cudaError_t CUDARTAPI cudaDeviceSynchronize(void);
 extern cudaError_t CUDARTAPI cudaDeviceReset(void);
+extern cudaError_t CUDARTAPI cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevice);
+extern cudaError_t CUDARTAPI cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags);
+extern cudaError_t CUDARTAPI cudaDeviceDisablePeerAccess(int peerDevice);
 
 /* ---- errors and versions --------------------------------------------- */
 extern const char *CUDARTAPI cudaGetErrorName(cudaError_t error);

@@ -119,12 +119,19 @@ int main(void)
 		check(cuMemAdvise((CUdeviceptr)&v, 4, CU_MEM_ADVISE_SET_READ_MOSTLY,
 				  (CUmemLocation){ CU_MEM_LOCATION_TYPE_HOST, 0 }) ==
 		      CUDA_ERROR_NOT_INITIALIZED, "cuMemAdvise: NOT_INITIALIZED");
+		check(cuInit(0) == CUDA_ERROR_NOT_INITIALIZED && cuInit(1) == CUDA_ERROR_INVALID_VALUE,
+		      "cuInit: NOT_INITIALIZED, flags: INVALID_VALUE");
+		check(cuDeviceGetCount(&v) == CUDA_ERROR_NOT_INITIALIZED &&
+		      cuCtxGetCurrent(NULL) == CUDA_ERROR_NOT_INITIALIZED &&
+		      cuModuleLoad(NULL, "x") == CUDA_ERROR_NOT_INITIALIZED,
+		      "driver calls after a failed cuInit: NOT_INITIALIZED");
 	}
 	check(cudaPeekAtLastError() == nodrv, "cudaPeekAtLastError: sticky");
 	check(cudaGetLastError() == nodrv && cudaGetLastError() == nodrv,
 	      "cudaGetLastError: sticky, not reset");
 
 	/* calls that work without a driver */
+	check(cuDriverGetVersion(&v) == CUDA_SUCCESS && v == 13000, "cuDriverGetVersion: 13000");
 	check(cudaDriverGetVersion(&v) == cudaSuccess && v == 0, "cudaDriverGetVersion: 0");
 	check(cudaDriverGetVersion(NULL) == cudaErrorInvalidValue, "cudaDriverGetVersion(NULL)");
 	check(cudaRuntimeGetVersion(&v) == cudaSuccess && v == CUDART_VERSION,
