@@ -92,6 +92,7 @@ test:
 	  echo $$? >$(BUILD)/test-results/host/abi.status; \
 	  $(MAKE) --no-print-directory -s trace-nvidia-test >/dev/null 2>&1; \
 	  cp $(BUILD)/trace-nvidia-test.tap $(BUILD)/test-results/host/trace_nvidia.tap 2>/dev/null; \
+	  cp $(BUILD)/trace-nvidia-cupti-test.tap $(BUILD)/test-results/host/trace_nvidia_cupti.tap 2>/dev/null; \
 	  grep -q '^not ok' $(BUILD)/test-results/host/trace_nvidia.tap 2>/dev/null; \
 	  echo $$(( $$? == 0 )) >$(BUILD)/test-results/host/trace_nvidia.status; \
 	  $(MAKE) --no-print-directory -s calibrate-test >/dev/null 2>&1; \
@@ -101,6 +102,7 @@ test:
 	    --budget $(TEST_BUDGET) --since $$t0 --cache-seconds $$((t1 - t0)) \
 	    --host-tap $(BUILD)/test-results/host/abi.tap \
 	    --host-tap $(BUILD)/test-results/host/trace_nvidia.tap \
+	    --host-tap $(BUILD)/test-results/host/trace_nvidia_cupti.tap \
 	    --host-tap $(BUILD)/test-results/host/calibrate.tap \
 	    $${extra:+--also-failed $$extra}
 

@@ -96,6 +96,14 @@ $(NVREC_SO): $(TRACE_DIR)/shim/nvrec_shim.c $(TRACE_DIR)/nvuvm.h $(TOOLS_DIR)/to
 # Host-side checks of record-nvidia and import nvuvm on the real records of
 # bench/nvidia/recordings/ (no GPU, module or VM needed): TAP, exit 1 on a
 # failure (docs/fidelity.md "Tests").
+.PHONY: trace-nvidia-test
+trace-nvidia-test: $(TRACE_BIN) $(REPLAY_BIN) $(NVREC_SO)
+	@$(TOOLS_DIR)/tests/trace_nvidia_check | tee $(BUILD)/trace-nvidia-test.tap | \
+		grep -v '^ok '; \
+	$(TOOLS_DIR)/tests/trace_nvidia_cupti_check | \
+		tee $(BUILD)/trace-nvidia-cupti-test.tap | grep -v '^ok '; \
+	! grep -q '^not ok' $(BUILD)/trace-nvidia-test.tap $(BUILD)/trace-nvidia-cupti-test.tap
+
 # The cost model fitted to the recorded kernel times (docs/fidelity.md,
 # "Calibrating the cost model"): CAL_RECORDINGS (default the H200's, the
 # set with each kernel's own work timed) into bench/nvidia/cost-fit.json.
@@ -110,14 +118,6 @@ calibrate: $(EXP_BIN)
 calibrate-test: $(EXP_BIN)
 	@$(TOOLS_DIR)/tests/calibrate_check | tee $(BUILD)/calibrate-test.tap | \
 		grep -v '^ok '; ! grep -q '^not ok' $(BUILD)/calibrate-test.tap
-
-.PHONY: trace-nvidia-test
-trace-nvidia-test: $(TRACE_BIN) $(REPLAY_BIN) $(NVREC_SO)
-	@$(TOOLS_DIR)/tests/trace_nvidia_check | tee $(BUILD)/trace-nvidia-test.tap | \
-		grep -v '^ok '; \
-	$(TOOLS_DIR)/tests/trace_nvidia_cupti_check | \
-		tee $(BUILD)/trace-nvidia-cupti-test.tap | grep -v '^ok '; \
-	! grep -q '^not ok' $(BUILD)/trace-nvidia-test.tap $(BUILD)/trace-nvidia-cupti-test.tap
 
 # tools/tests/trace_record_check.vm and trace_import_check.vm run it.
 $(BUILD)/tests/trace_record_check: $(TRACE_BIN)
