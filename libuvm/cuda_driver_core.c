@@ -441,9 +441,14 @@ uvm_public CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned
 				   unsigned int sharedMemBytes, CUstream hStream,
 				   void **kernelParams, void **extra)
 {
-	(void)gridDimX, (void)gridDimY, (void)gridDimZ;
-	(void)blockDimX, (void)blockDimY, (void)blockDimZ;
-	(void)sharedMemBytes, (void)hStream;
+	(void)gridDimX;
+	(void)gridDimY;
+	(void)gridDimZ;
+	(void)blockDimX;
+	(void)blockDimY;
+	(void)blockDimZ;
+	(void)sharedMemBytes;
+	(void)hStream;
 	return launch(f, kernelParams, extra);
 }
 
@@ -453,9 +458,14 @@ uvm_public CUresult cuLaunchKernel_ptsz(CUfunction f, unsigned int gridDimX, uns
 					unsigned int sharedMemBytes, CUstream hStream,
 					void **kernelParams, void **extra)
 {
-	(void)gridDimX, (void)gridDimY, (void)gridDimZ;
-	(void)blockDimX, (void)blockDimY, (void)blockDimZ;
-	(void)sharedMemBytes, (void)hStream;
+	(void)gridDimX;
+	(void)gridDimY;
+	(void)gridDimZ;
+	(void)blockDimX;
+	(void)blockDimY;
+	(void)blockDimZ;
+	(void)sharedMemBytes;
+	(void)hStream;
 	return launch(f, kernelParams, extra);
 }
 
@@ -474,8 +484,14 @@ uvm_public CUresult cuLinkAddData_v2(CUlinkState state, CUjitInputType type, voi
 				     size_t size, const char *name, unsigned int numOptions,
 				     CUjit_option *options, void **optionValues)
 {
-	(void)state, (void)type, (void)data, (void)size, (void)name;
-	(void)numOptions, (void)options, (void)optionValues;
+	(void)state;
+	(void)type;
+	(void)data;
+	(void)size;
+	(void)name;
+	(void)numOptions;
+	(void)options;
+	(void)optionValues;
 	return no_device_code();
 }
 
@@ -483,14 +499,20 @@ uvm_public CUresult cuLinkAddFile_v2(CUlinkState state, CUjitInputType type, con
 				     unsigned int numOptions, CUjit_option *options,
 				     void **optionValues)
 {
-	(void)state, (void)type, (void)path;
-	(void)numOptions, (void)options, (void)optionValues;
+	(void)state;
+	(void)type;
+	(void)path;
+	(void)numOptions;
+	(void)options;
+	(void)optionValues;
 	return no_device_code();
 }
 
 uvm_public CUresult cuLinkComplete(CUlinkState state, void **cubinOut, size_t *sizeOut)
 {
-	(void)state, (void)cubinOut, (void)sizeOut;
+	(void)state;
+	(void)cubinOut;
+	(void)sizeOut;
 	return no_device_code();
 }
 
