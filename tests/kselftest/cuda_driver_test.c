@@ -123,7 +123,7 @@ FIXTURE_TEARDOWN(drv) {}
 TEST_F(drv, devices_match_the_runtime)
 {
 	struct cudaDeviceProp p;
-	char name[256], bus[32], rbus[32], shortname[4];
+	char name[256], bus[32], rbus[32], shortname[4] = "xxx";
 	size_t total = 0;
 	CUuuid u, u1;
 	int d, dev = -1;
