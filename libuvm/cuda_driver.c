@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
- * cuda_driver.c - the driver-API (cu*) twins of the managed-memory calls.
+ * cuda_driver.c - the driver-API (cu*) memory calls: managed memory,
+ * unified addressing, device and pinned memory, copies and sets.
  *
- * They share the runtime's implementation (cuda_managed.c), its lazy
- * initialisation and its single VA space: libuvm has no separate driver
- * contexts, every cu* call acts on the process's one context, so none of
- * them returns CUDA_ERROR_INVALID_CONTEXT. Driver calls never touch the
+ * They share the runtime's implementations (cuda_managed.c, cuda_memory.c,
+ * cuda_copy.c) and its single VA space. Every one answers
+ * CUDA_ERROR_NOT_INITIALIZED until the driver API is initialised (cuInit,
+ * or the runtime's own init). The managed and unified-addressing calls
+ * need no current context; allocations, copies and sets act on the
+ * current context's device (cuda_context.c) and answer
+ * CUDA_ERROR_INVALID_CONTEXT without one. Driver calls never touch the
  * runtime's last error. Linker names: cuda.h maps cuMemAdvise to
  * cuMemAdvise_v2 and cuMemPrefetchAsync to cuMemPrefetchAsync_v2(_ptsz);
  * the plain names keep CUDA 10's CUdevice signatures for old binaries
