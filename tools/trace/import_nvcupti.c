@@ -894,18 +894,3 @@ out:
 	globfree(&g);
 	return ret;
 }
-
-/* Remove what the processes wrote (an error before the merge). */
-void nvc_discard(const char *prefix)
-{
-	char pat[4200];
-	glob_t g;
-	size_t i;
-
-	snprintf(pat, sizeof(pat), "%s.[0-9]*", prefix);
-	if (glob(pat, 0, NULL, &g))
-		return;
-	for (i = 0; i < g.gl_pathc; i++)
-		unlink(g.gl_pathv[i]);
-	globfree(&g);
-}

@@ -19,7 +19,6 @@ struct imp;
 
 int nvc_merge(const char *prefix, const char *out, const struct nv_capture *h,
 	      uint64_t *lines);
-void nvc_discard(const char *prefix);
 int imp_nvcupti_as(struct imp *im, const char *who);
 
 #endif /* NVCUPTI_H */

@@ -308,7 +308,10 @@ struct uvm_event *nvk_events(const struct nvk_set *s)
 	return ev;
 }
 
-/* Remove what the processes wrote (an error before the merge). */
+/*
+ * Remove what the processes wrote, PREFIX.<pid> (an error before the
+ * merge): the kernel launches' files and the CUPTI source's alike.
+ */
 void nvk_discard(const char *prefix)
 {
 	char pat[4200];

@@ -965,7 +965,7 @@ static int nvr_record_cupti(struct nvr *r)
 		r->failed = 1;
 	if (r->failed) {
 		nvr_kernels_discard(r);
-		nvc_discard(r->umprefix);
+		nvk_discard(r->umprefix);	/* the same PREFIX.<pid> files */
 		fprintf(stderr, "uvm-trace record-nvidia: no trace written\n");
 	}
 	if (!r->raw)
