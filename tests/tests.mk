@@ -93,10 +93,12 @@ test:
 	  $(MAKE) --no-print-directory -s trace-nvidia-test >/dev/null 2>&1; \
 	  cp $(BUILD)/trace-nvidia-test.tap $(BUILD)/test-results/host/trace_nvidia.tap 2>/dev/null; \
 	  cp $(BUILD)/trace-nvidia-cupti-test.tap $(BUILD)/test-results/host/trace_nvidia_cupti.tap 2>/dev/null; \
-	  grep -q '^not ok' $(BUILD)/test-results/host/trace_nvidia.tap 2>/dev/null; \
-	  echo $$(( $$? == 0 )) >$(BUILD)/test-results/host/trace_nvidia.status; \
 	  $(MAKE) --no-print-directory -s calibrate-test >/dev/null 2>&1; \
 	  cp $(BUILD)/calibrate-test.tap $(BUILD)/test-results/host/calibrate.tap 2>/dev/null; \
+	  for t in trace_nvidia trace_nvidia_cupti calibrate; do \
+	    grep -q '^not ok' $(BUILD)/test-results/host/$$t.tap 2>/dev/null; \
+	    echo $$(( $$? == 0 )) >$(BUILD)/test-results/host/$$t.status; \
+	  done; \
 	  if $(TOP)/scripts/check --out $(BUILD) $(filter-out debug,$(KERNELS)); then extra=; else extra=make-check; fi; \
 	  $(TOP)/tests/run-suite --kernels "$(KERNELS)" --jobs $(SUITE_JOBS) $(SUITE_ARGS) \
 	    --budget $(TEST_BUDGET) --since $$t0 --cache-seconds $$((t1 - t0)) \
