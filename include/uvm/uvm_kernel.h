@@ -146,6 +146,72 @@ cudaError_t uvmLaunchPattern_ptsz(const struct uvm_pattern *p, int device,
 #define uvmLaunchPattern uvmLaunchPattern_ptsz
 #endif
 
+/* ---- kernels by name (docs/kernels.md, "Kernels by name") */
+
+/**
+ * struct uvm_kernel_launch - one launch of a kernel by name.
+ * @name: the kernel's mangled name as nvcc registered it (what
+ *	  __cudaRegisterFunction received), e.g. "_Z9vectorAddPKfS0_Pfi".
+ * @grid: the launch's grid dimensions.
+ * @block: its block dimensions.
+ * @shared_mem: the dynamic shared memory it asked for, in bytes.
+ * @args: its arguments as cudaLaunchKernel receives them: @args[i] points
+ *	  at argument i; valid only during the implementation's call.
+ * @device: the device it runs on.
+ * @reserved: zero.
+ */
+struct uvm_kernel_launch {
+	const char *name;
+	dim3 grid;
+	dim3 block;
+	size_t shared_mem;
+	void **args;
+	int device;
+	uint32_t reserved[7];
+};
+
+/*
+ * A kernel's CPU implementation: fill @k (zeroed on entry) for launch @l:
+ * @k->emit and the state @k->arg needs, copied from @l->args; @k->done
+ * frees it. Called in the launching thread; the kernel then runs in the
+ * stream like any uvmLaunchKernel() kernel. Returns 0, or a negative errno
+ * with nothing allocated: the launch fails with its CUDA code (-EINVAL:
+ * cudaErrorInvalidValue, -ENOMEM: cudaErrorMemoryAllocation).
+ */
+typedef int (*uvm_kernel_impl_fn)(const struct uvm_kernel_launch *l,
+				  struct uvm_kernel *k);
+
+/**
+ * struct uvm_kernel_impl - a kernel's implementation, keyed by its name.
+ * @name: the mangled name (struct uvm_kernel_launch.name).
+ * @launch: the implementation.
+ */
+struct uvm_kernel_impl {
+	const char *name;
+	uvm_kernel_impl_fn launch;
+};
+
+/*
+ * A shared object named in UVM_KERNELS (a colon-separated list of paths,
+ * loaded once, at the first kernel launch or lookup) exports an array of
+ * this name, ended by an entry whose @name is NULL:
+ *
+ *	const struct uvm_kernel_impl uvm_kernel_impls[] = {
+ *		{ "_Z9vectorAddPKfS0_Pfi", vector_add },
+ *		{ NULL, NULL },
+ *	};
+ */
+#define UVM_KERNEL_IMPLS_SYMBOL	"uvm_kernel_impls"
+
+/*
+ * Register implementations from the program itself: @impls, ended by an
+ * entry whose @name is NULL. A name already registered (here or by
+ * UVM_KERNELS) is refused: cudaErrorInvalidValue, and none of @impls is
+ * registered. Also cudaErrorInvalidValue for a NULL @impls, an empty
+ * name or a NULL @launch.
+ */
+cudaError_t uvmRegisterKernels(const struct uvm_kernel_impl *impls);
+
 #if defined(__cplusplus)
 }
 #endif
