@@ -15,6 +15,8 @@
  */
 #ifndef UVM_CUDA_H
 #define UVM_CUDA_H
+/* The macro NVIDIA's header defines: programs test it to see what is included. */
+#define __cuda_cuda_h__
 
 #include <stddef.h>
 
@@ -220,6 +222,13 @@ typedef enum CUmemAttach_flags_enum {
 	CU_MEM_ATTACH_HOST   = 0x2,
 	CU_MEM_ATTACH_SINGLE = 0x4,
 } CUmemAttach_flags;
+
+/* Compute modes (CU_DEVICE_ATTRIBUTE_COMPUTE_MODE). */
+typedef enum CUcomputemode_enum {
+	CU_COMPUTEMODE_DEFAULT			= 0,
+	CU_COMPUTEMODE_PROHIBITED		= 2,
+	CU_COMPUTEMODE_EXCLUSIVE_PROCESS	= 3,
+} CUcomputemode;
 
 typedef enum CUmemorytype_enum {
 	CU_MEMORYTYPE_HOST    = 1,

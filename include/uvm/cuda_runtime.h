@@ -6,6 +6,8 @@
  */
 #ifndef UVM_CUDA_RUNTIME_H
 #define UVM_CUDA_RUNTIME_H
+/* The macro NVIDIA's header defines: programs test it to see what is included. */
+#define __CUDA_RUNTIME_H__
 
 #include "cuda_runtime_api.h"
 #include "driver_functions.h"

@@ -14,6 +14,8 @@
  */
 #ifndef UVM_CUDA_RUNTIME_API_H
 #define UVM_CUDA_RUNTIME_API_H
+/* The macro NVIDIA's header defines: programs test it to see what is included. */
+#define __CUDA_RUNTIME_API_H__
 
 #include <stddef.h>
 

@@ -5,6 +5,8 @@
  */
 #ifndef UVM_CUDA_DRIVER_FUNCTIONS_H
 #define UVM_CUDA_DRIVER_FUNCTIONS_H
+/* The macro NVIDIA's header defines: programs test it to see what is included. */
+#define __DRIVER_FUNCTIONS_H__
 
 #include "driver_types.h"
 

@@ -14,6 +14,8 @@
  */
 #ifndef UVM_CUDA_DRIVER_TYPES_H
 #define UVM_CUDA_DRIVER_TYPES_H
+/* The macro NVIDIA's header defines: programs test it to see what is included. */
+#define __DRIVER_TYPES_H__
 
 #include <stddef.h>
 

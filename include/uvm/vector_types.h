@@ -8,6 +8,8 @@
  */
 #ifndef UVM_CUDA_VECTOR_TYPES_H
 #define UVM_CUDA_VECTOR_TYPES_H
+/* The macro NVIDIA's header defines: programs test it to see what is included. */
+#define __VECTOR_TYPES_H__
 
 #if !defined(__device_builtin__)
 #define __device_builtin__
