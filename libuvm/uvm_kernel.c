@@ -17,6 +17,7 @@
 #include "cuda_managed.h"
 #include "cuda_stream.h"
 #include "uvm_kernel.h"
+#include "uvm_kernel_access.h"
 
 struct uvm_kernel_work {
 	struct uvm_work base;
@@ -97,8 +98,7 @@ static int kernel_step(struct uvm_kernel_work *kw, struct uvm_device_access_op *
 		return n;
 	if (n > UVM_KERNEL_MAX_ACCESSES || !ops_valid(ops, (unsigned int)n))
 		return -EINVAL;
-	ret = uvm_device_access(uvm_cuda_context(), kw->device, ops,
-				(unsigned int)n, &faults);
+	ret = uvm_kernel_access(kw->device, ops, (unsigned int)n, &faults);
 	/* The form was checked: the module refuses the addresses. */
 	if (ret == -EINVAL || ret == -EFAULT || ret == -EPERM)
 		return -EADDRNOTAVAIL;

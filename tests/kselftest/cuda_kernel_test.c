@@ -98,6 +98,47 @@ static struct uvm_kernel writer_kernel(struct writer *w)
 	return (struct uvm_kernel){ .emit = writer_emit, .arg = w, .done = writer_done };
 }
 
+/* A kernel of one step making the accesses @ops (copied). */
+struct fixed {
+	struct uvm_device_access_op ops[8];
+	unsigned int n;
+};
+
+static int fixed_emit(void *arg, uint64_t step, struct uvm_device_access_op *ops,
+		      unsigned int max)
+{
+	struct fixed *f = arg;
+
+	if (step || f->n > max)
+		return 0;
+	memcpy(ops, f->ops, f->n * sizeof(*ops));
+	return (int)f->n;
+}
+
+static void fixed_done(void *arg, int status, const struct uvm_kernel_stats *st)
+{
+	free(arg);
+}
+
+static cudaError_t launch_ops(const struct uvm_device_access_op *ops, unsigned int n)
+{
+	struct fixed *f = calloc(1, sizeof(*f));
+	struct uvm_kernel k = { .emit = fixed_emit, .done = fixed_done };
+	cudaError_t e;
+
+	if (!f || n > 8) {
+		free(f);
+		return cudaErrorMemoryAllocation;
+	}
+	memcpy(f->ops, ops, n * sizeof(*ops));
+	f->n = n;
+	k.arg = f;
+	e = uvmLaunchKernel(&k, 0, 0);
+	if (e)
+		free(f);
+	return e;
+}
+
 /* Bit @dev of page @i's devices_resident. */
 static int on_device(struct uvm_context *ctx, void *p, int dev)
 {
@@ -330,6 +371,61 @@ TEST_F(kn, a_failed_kernel_does_not_stop_the_stream)
 	EXPECT_EQ(1, good.done_calls);
 	EXPECT_EQ(2, *(uint64_t *)self->m);
 	cudaGetLastError();
+}
+
+/*
+ * Device memory and pinned host memory never fault: libuvm serves those
+ * accesses itself (a copy through the module; the CPU's own copy) in the
+ * same step as the managed ones the module performs.
+ */
+TEST_F(kn, kernels_reach_device_and_pinned_memory)
+{
+	uint64_t *d, *h, got = 0, one = 1, olds[3] = { 5, 5, 5 };
+	struct writer w = { .n = 3, .value = 0x77 };
+	struct uvm_kernel k = writer_kernel(&w);
+	struct uvm_device_access_op *ops = calloc(3, sizeof(*ops));
+	unsigned int i;
+
+	ASSERT_NE(NULL, ops);
+	ASSERT_EQ(cudaSuccess, cudaMalloc((void **)&d, 4096));
+	ASSERT_EQ(cudaSuccess, cudaMallocHost((void **)&h, 4096));
+	w.addr[0] = d + 3;
+	w.addr[1] = h + 5;
+	w.addr[2] = (uint64_t *)self->m;
+	ASSERT_EQ(cudaSuccess, uvmLaunchKernel(&k, 0, 0));
+	ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+	EXPECT_EQ(0, w.done_status);
+	EXPECT_EQ(3, w.st.accesses);
+	ASSERT_EQ(cudaSuccess, cudaMemcpy(&got, d + 3, 8, cudaMemcpyDeviceToHost));
+	EXPECT_EQ(0x77, got);
+	EXPECT_EQ(0x77, h[5]);
+	EXPECT_EQ(0x77, *(uint64_t *)self->m);
+
+	/* atomics: the old value comes back in the buffer */
+	for (i = 0; i < 3; i++) {
+		olds[i] = one;
+		ops[i] = (struct uvm_device_access_op){
+			.addr = (uintptr_t)w.addr[i], .length = 8, .buf = (uintptr_t)&olds[i],
+			.type = UVM_DEVICE_ACCESS_ATOMIC_ADD,
+		};
+	}
+	ASSERT_EQ(cudaSuccess, launch_ops(ops, 3));
+	ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+	for (i = 0; i < 3; i++)
+		EXPECT_EQ(0x77, olds[i]);
+	ASSERT_EQ(cudaSuccess, cudaMemcpy(&got, d + 3, 8, cudaMemcpyDeviceToHost));
+	EXPECT_EQ(0x78, got);
+	EXPECT_EQ(0x78, h[5]);
+
+	/* past the end of the device allocation: an illegal address */
+	w.n = 1;
+	w.addr[0] = d + 512;
+	EXPECT_EQ(cudaSuccess, uvmLaunchKernel(&k, 0, 0));
+	EXPECT_EQ(cudaErrorIllegalAddress, cudaDeviceSynchronize());
+	cudaGetLastError();
+	EXPECT_EQ(cudaSuccess, cudaFree(d));
+	EXPECT_EQ(cudaSuccess, cudaFreeHost(h));
+	free(ops);
 }
 
 TEST_HARNESS_MAIN
