@@ -58,4 +58,5 @@ help:
 clean: module-clean
 	rm -rf $(BUILD)
 include mk/extras.mk
+include mk/clients.mk
 include mk/install.mk

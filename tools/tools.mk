@@ -160,9 +160,13 @@ nvidia:
 	@echo "tools: no CUPTI under $(CUDA_HOME): record-nvidia will not record kernel launches"
 endif
 
+# Linked against the shared CUDA runtime, so that the binary recorded on a
+# GPU is the one that runs on uvm.ko with libuvm's drop-in libcudart.so.13
+# (the clients test; a statically linked runtime would reach libcuda's
+# private interfaces instead).
 $(NVWL_BIN): $(TOP)/bench/nvidia/nvwl.cu $(TOOLS_DIR)/tools.mk
 	@mkdir -p $(@D)
-	$(NVCC) -O2 $(NVCC_ARCH) -Xcompiler -Wall,-Wextra,-Werror -o $@ $<
+	$(NVCC) -O2 $(NVCC_ARCH) -cudart shared -Xcompiler -Wall,-Wextra,-Werror -o $@ $<
 else
 nvidia:
 	@echo "tools: no CUDA at $(CUDA_HOME) (nvcc, cuda_runtime.h): skipping bench/nvidia (the CUDA workloads) and libuvm-nvcupti.so (record-nvidia's kernel launches)"
