@@ -490,6 +490,10 @@ static cudaError_t malloc_async(void **ptr, size_t size, cudaMemPool_t h, cudaSt
 	e = uvm_stream_get(hs, ptsz, &s);
 	if (e)
 		return e;
+	if (!h && uvm_stream_device(s) >= UVM_POOL_MAX_DEVICES) {
+		uvm_stream_put(s);
+		return cudaErrorNotSupported;
+	}
 	pthread_mutex_lock(&uvm_pool_lock);
 	p = h ? pool_find_locked(h) : current_pool_locked(uvm_stream_device(s));
 	pthread_mutex_unlock(&uvm_pool_lock);

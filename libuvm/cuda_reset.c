@@ -16,40 +16,38 @@
  *
  * The library keeps no list of device and pinned allocations (the module
  * answers every question about a pointer), so they are found where the
- * kernel keeps them: every mapping of the context's /dev/uvm file in
- * /proc/self/maps whose start is an allocation's base. Mappings of other
- * opens of /dev/uvm are another VA space and are never touched.
+ * kernel keeps them: each one is a mapping, so every mapping start in
+ * /proc/self/maps is asked about (UVM_IOCTL_PTR_INFO on the runtime's VA
+ * space, which knows only its own allocations; managed memory from the
+ * library's table), and acted on if it is an allocation's base.
  */
 #include <errno.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/stat.h>
-#include <sys/sysmacros.h>
 
 #include "cuda_managed.h"
 #include "cuda_memory.h"
 
-/* Start addresses of the mappings of @fd's file: *n of them (malloc'd). */
-static uintptr_t *uvm_file_mappings(int fd, size_t *n)
+/* Start addresses of the process's mappings: *n of them (malloc'd). */
+static uintptr_t *uvm_mapping_starts(size_t *n)
 {
-	unsigned long long start, ino;
-	unsigned int maj, min;
 	uintptr_t *v = NULL, *nv;
-	size_t cap = 0;
-	struct stat st;
+	unsigned long long start;
 	char line[512];
+	size_t cap = 0;
 	FILE *f;
 
 	*n = 0;
-	if (fstat(fd, &st))
-		return NULL;
 	f = fopen("/proc/self/maps", "re");
 	if (!f)
 		return NULL;
 	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%llx-%*x %*s %*x %x:%x %llu", &start, &maj, &min, &ino) != 4 ||
-		    makedev(maj, min) != st.st_dev || ino != st.st_ino)
+		bool whole = strchr(line, '\n') != NULL;
+
+		/* a long pathname: the line's rest is no mapping */
+		while (!whole && fgets(line + 1, sizeof(line) - 1, f))
+			whole = strchr(line + 1, '\n') != NULL;
+		if (sscanf(line, "%llx-", &start) != 1)
 			continue;
 		if (*n == cap) {
 			cap = cap ? 2 * cap : 64;
@@ -93,7 +91,7 @@ static void reset_memory(int device)
 	uintptr_t *v;
 	size_t n, i;
 
-	v = uvm_file_mappings(uvm_context_fd(uvm_cuda_context()), &n);
+	v = uvm_mapping_starts(&n);
 	for (i = 0; i < n; i++)
 		reset_one(v[i], device);
 	free(v);

@@ -195,20 +195,23 @@ TEST_F(rt, stream_queries)
 /* Host functions run in stream order, and later work waits for them. */
 TEST_F(rt, host_functions_in_order)
 {
-	static char src[4096], dst[4096];
+	const size_t len = 4096;
+	char *src, *dst;	/* pinned: an Async copy of pageable memory would wait */
 	cudaStream_t s;
 	cudaEvent_t e;
 	void *d;
 
-	memset(src, 0x5a, sizeof(src));
+	ASSERT_EQ(cudaSuccess, cudaMallocHost((void **)&src, len));
+	ASSERT_EQ(cudaSuccess, cudaMallocHost((void **)&dst, len));
+	memset(src, 0x5a, len);
 	ASSERT_EQ(cudaSuccess, cudaStreamCreate(&s));
 	ASSERT_EQ(cudaSuccess, cudaEventCreate(&e));
-	ASSERT_EQ(cudaSuccess, cudaMalloc(&d, sizeof(src)));
+	ASSERT_EQ(cudaSuccess, cudaMalloc(&d, len));
 	ASSERT_EQ(cudaSuccess, cudaLaunchHostFunc(s, note, (void *)'1'));
 	ASSERT_EQ(cudaSuccess, cudaLaunchHostFunc(s, gate_wait, NULL));
 	ASSERT_EQ(cudaSuccess, cudaStreamAddCallback(s, stream_cb, (void *)'2', 0));
-	ASSERT_EQ(cudaSuccess, cudaMemcpyAsync(d, src, sizeof(src), cudaMemcpyHostToDevice, s));
-	ASSERT_EQ(cudaSuccess, cudaMemcpyAsync(dst, d, sizeof(dst), cudaMemcpyDeviceToHost, s));
+	ASSERT_EQ(cudaSuccess, cudaMemcpyAsync(d, src, len, cudaMemcpyHostToDevice, s));
+	ASSERT_EQ(cudaSuccess, cudaMemcpyAsync(dst, d, len, cudaMemcpyDeviceToHost, s));
 	ASSERT_EQ(cudaSuccess, cudaLaunchHostFunc(s, note, (void *)'3'));
 	ASSERT_EQ(cudaSuccess, cudaEventRecord(e, s));
 	usleep(100000);
@@ -222,7 +225,7 @@ TEST_F(rt, host_functions_in_order)
 	EXPECT_STREQ("123", order);
 	EXPECT_EQ(s, cb_stream);
 	EXPECT_EQ(cudaSuccess, cb_status);
-	EXPECT_EQ(0, memcmp(src, dst, sizeof(dst)));
+	EXPECT_EQ(0, memcmp(src, dst, len));
 	/* the legacy stream waits for a blocking stream's host function */
 	gate_set(0);
 	norder = 0;
@@ -236,6 +239,8 @@ TEST_F(rt, host_functions_in_order)
 	EXPECT_EQ(0, strncmp(order, "ab", 2));
 	EXPECT_EQ(NULL, cb_stream);
 	EXPECT_EQ(cudaSuccess, cudaFree(d));
+	EXPECT_EQ(cudaSuccess, cudaFreeHost(src));
+	EXPECT_EQ(cudaSuccess, cudaFreeHost(dst));
 	EXPECT_EQ(cudaSuccess, cudaEventDestroy(e));
 	EXPECT_EQ(cudaSuccess, cudaStreamDestroy(s));
 }
@@ -387,8 +392,8 @@ TEST_F(rt, free_async_errors)
 	EXPECT_EQ(cudaErrorInvalidValue, cudaFreeAsync((char *)p + 4096, 0));
 	EXPECT_EQ(cudaErrorInvalidValue, cudaFreeAsync(m, 0));
 	EXPECT_EQ(cudaErrorInvalidValue, cudaFreeAsync(host, 0));
-	EXPECT_EQ(cudaErrorInvalidResourceHandle, cudaFreeAsync(p, (cudaStream_t)0x1234));
 	EXPECT_EQ(cudaErrorInvalidValue, cudaFreeHost(p));
+	EXPECT_EQ(cudaErrorInvalidResourceHandle, cudaFreeAsync(p, (cudaStream_t)0x1234));
 	EXPECT_EQ(cudaErrorInvalidResourceHandle, cudaGetLastError());
 	EXPECT_EQ(cudaMemoryTypeDevice, ptr_type(p));	/* none of that freed it */
 	ASSERT_EQ(cudaSuccess, cudaFreeAsync(p, 0));
