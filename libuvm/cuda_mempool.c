@@ -97,7 +97,7 @@ static struct CUmemPoolHandle_st *pool_new_locked(const struct cudaMemPoolProps 
 		p->access[props->location.id] = cudaMemAccessFlagsProtReadWrite;
 	p->next = uvm_pools;
 	uvm_pools = p;
-	uvm_pools_used = true;
+	__atomic_store_n(&uvm_pools_used, true, __ATOMIC_RELAXED);
 	return p;
 }
 
