@@ -102,8 +102,9 @@ install-test: lib tools
 # when anything installed changes.
 INSTALL_CHECK_DEPS := $(wildcard $(TOP)/kmod/*.[ch] $(TOP)/kmod/Kbuild $(TOP)/include/uapi/*.h $(TOP)/include/uvm/*.h \
 			$(TOP)/Kbuild $(TOP)/dkms.conf $(TOP)/libuvm.pc.in $(TOP)/udev/* \
-			$(TOP)/man/*.1 $(TOP)/mk/install.mk $(TOP)/tools/tests/install-check)
-$(BUILD)/install-test/host.tap: $(INSTALL_CHECK_DEPS) $(LIBUVM_SO) $(TOOLS_BINS)
+			$(TOP)/man/*.1 $(TOP)/mk/install.mk $(TOP)/tools/tests/install-check \
+			$(TOP)/tests/abi/dropin_rt.c)
+$(BUILD)/install-test/host.tap: $(INSTALL_CHECK_DEPS) $(LIBUVM_SO) $(LIBUVM_DROPINS) $(TOOLS_BINS)
 	@KERNELS="$(KERNELS)" $(TOP)/tools/tests/install-check || true
 	@test -s $@
 $(BUILD)/tests/install_check: $(BUILD)/install-test/host.tap
