@@ -315,6 +315,15 @@ uvm_public cudaError_t cudaFreeArray(cudaArray_t array)
 	return uvm_cuda_set_error(free_array(array));
 }
 
+/* A descriptor: no validation, no initialisation (as CUDA's). */
+uvm_public struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w,
+							     enum cudaChannelFormatKind f)
+{
+	struct cudaChannelFormatDesc d = { x, y, z, w, f };
+
+	return d;
+}
+
 static cudaError_t array_get_info(struct cudaChannelFormatDesc *desc, struct cudaExtent *extent,
 				  unsigned int *flags, cudaArray_t array)
 {
@@ -452,6 +461,57 @@ static void mipmap_destroy(struct cudaMipmappedArray *m)
 			array_destroy(m->lv[l]);
 	}
 	free(m);
+}
+
+/* Device of an array's memory (the module's answer), -1 if unknown. */
+static int array_device(const struct cudaArray *a)
+{
+	struct uvm_pointer_info pi;
+
+	return uvm_ptr_info(uvm_cuda_context(), a->mem, &pi) ? -1 : pi.device;
+}
+
+/*
+ * cudaDeviceReset: destroy the arrays and mipmapped arrays on @device (the
+ * caller waited for the device's queued work).
+ */
+void uvm_arrays_reset(int device)
+{
+	struct cudaMipmappedArray **mp, *m, *mdead = NULL;
+	struct cudaArray **pp, *a, *dead = NULL;
+
+	pthread_mutex_lock(&uvm_arrays_lock);
+	for (mp = &uvm_mipmaps; *mp;) {
+		m = *mp;
+		if (m->levels && m->lv[0] && array_device(m->lv[0]) == device) {
+			*mp = m->next;
+			m->next = mdead;
+			mdead = m;
+		} else {
+			mp = &m->next;
+		}
+	}
+	for (pp = &uvm_arrays; *pp;) {
+		a = *pp;
+		if (!a->level && array_device(a) == device) {
+			*pp = a->next;
+			a->next = dead;
+			dead = a;
+		} else {
+			pp = &a->next;
+		}
+	}
+	pthread_mutex_unlock(&uvm_arrays_lock);
+	while (mdead) {
+		m = mdead;
+		mdead = m->next;
+		mipmap_destroy(m);
+	}
+	while (dead) {
+		a = dead;
+		dead = a->next;
+		array_destroy(a);
+	}
 }
 
 static cudaError_t malloc_mipmap(cudaMipmappedArray_t *out, const struct cudaChannelFormatDesc *desc,

@@ -370,6 +370,43 @@ uvm_public cudaError_t cudaDeviceDisablePeerAccess(int peerDevice)
 	return uvm_cuda_set_error(rt_peer(peerDevice, false));
 }
 
+/*
+ * The link between two distinct devices, as peer access describes it: the
+ * module copies and migrates between any two of its devices (access and
+ * arrays supported, one kind of link: rank 0), with no native atomics
+ * across devices.
+ */
+static cudaError_t p2p_attr(int *value, enum cudaDeviceP2PAttr attr, int src, int dst)
+{
+	cudaError_t e = uvm_cuda_init();
+
+	if (e)
+		return e;
+	if (uvm_cuda_check_device(src) || uvm_cuda_check_device(dst) || src == dst)
+		return cudaErrorInvalidDevice;
+	if (!value)
+		return cudaErrorInvalidValue;
+	switch (attr) {
+	case cudaDevP2PAttrPerformanceRank:
+	case cudaDevP2PAttrNativeAtomicSupported:
+	case cudaDevP2PAttrOnlyPartialNativeAtomicSupported:
+		*value = 0;
+		return cudaSuccess;
+	case cudaDevP2PAttrAccessSupported:
+	case cudaDevP2PAttrCudaArrayAccessSupported:
+		*value = 1;
+		return cudaSuccess;
+	default:
+		return cudaErrorInvalidValue;
+	}
+}
+
+uvm_public cudaError_t cudaDeviceGetP2PAttribute(int *value, enum cudaDeviceP2PAttr attr,
+						 int srcDevice, int dstDevice)
+{
+	return uvm_cuda_set_error(p2p_attr(value, attr, srcDevice, dstDevice));
+}
+
 /* ---- primary contexts -------------------------------------------------------- */
 
 uvm_public CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev)
@@ -454,12 +491,51 @@ uvm_public CUresult cuDevicePrimaryCtxReset_v2(CUdevice dev)
 		return CUDA_ERROR_INVALID_DEVICE;
 	if (uvm_streams_drain(dev))
 		return CUDA_ERROR_OUT_OF_MEMORY;
-	pthread_mutex_lock(&ctx_lock);
-	ctx_primary[dev].refs = 0;
-	ctx_primary[dev].ctx.flags = 0;
-	peers_forget_locked(&ctx_primary[dev].ctx);
-	pthread_mutex_unlock(&ctx_lock);
+	uvm_ctx_primary_reset(dev);
 	return CUDA_SUCCESS;
+}
+
+void uvm_ctx_primary_reset(int device)
+{
+	pthread_mutex_lock(&ctx_lock);
+	ctx_primary[device].refs = 0;
+	ctx_primary[device].ctx.flags = 0;
+	peers_forget_locked(&ctx_primary[device].ctx);
+	pthread_mutex_unlock(&ctx_lock);
+}
+
+/*
+ * cudaSetDeviceFlags: the flags of @device's primary context (the same bits
+ * as CU_CTX_*), at most one scheduling mode, else cudaErrorInvalidValue.
+ * libuvm waits on condition variables in every mode; the flags are kept.
+ */
+cudaError_t uvm_ctx_set_device_flags(int device, unsigned int flags)
+{
+	if (!ctx_flags_ok(flags))
+		return cudaErrorInvalidValue;
+	pthread_mutex_lock(&ctx_lock);
+	ctx_primary[device].ctx.flags = flags;
+	pthread_mutex_unlock(&ctx_lock);
+	return cudaSuccess;
+}
+
+/*
+ * cudaGetDeviceFlags: a created context current to the thread answers its
+ * own flags; otherwise the primary context of @device, with
+ * cudaDeviceMapHost, which is implicit for the runtime.
+ */
+unsigned int uvm_ctx_device_flags(int device)
+{
+	struct CUctx_st *c;
+	unsigned int flags;
+
+	pthread_mutex_lock(&ctx_lock);
+	if (!ctx_current(&c) && !c->primary)
+		flags = c->flags;
+	else
+		flags = ctx_primary[device].ctx.flags | CU_CTX_MAP_HOST;
+	pthread_mutex_unlock(&ctx_lock);
+	return flags;
 }
 
 /* ---- created contexts and the stack ------------------------------------------- */

@@ -17,6 +17,8 @@
 #include <limits.h>
 #include <stdio.h>
 
+#include <cuda_profiler_api.h>
+
 #include "cuda_memory.h"
 
 #define UVM_CC_MAJOR		9
@@ -126,7 +128,7 @@ static void uvm_fill_props(const struct uvm_device *dev, struct cudaDeviceProp *
 	p->canUseHostPointerForRegisteredMem = 1;
 	p->hostRegisterSupported = 1;
 	p->hostRegisterReadOnlySupported = 1;
-	p->memoryPoolsSupported = 0;
+	p->memoryPoolsSupported = 1;	/* cuda_mempool.c */
 	p->sparseCudaArraySupported = 0;
 	p->deferredMappingCudaArraySupported = 0;
 	p->gpuDirectRDMASupported = 0;
@@ -163,12 +165,14 @@ static int uvm_extra_attr(enum cudaDeviceAttr attr, int *value)
 	case cudaDevAttrComputeMode:
 		*value = cudaComputeModeDefault;
 		return 0;
+	case cudaDevAttrHostNumaMemoryPoolsSupported:	/* host pools: cuda_mempool.c */
+	case cudaDevAttrHostMemoryPoolsSupported:
+		*value = 1;
+		return 0;
 	case cudaDevAttrKernelExecTimeout:
 	case cudaDevAttrCanFlushRemoteWrites:
 	case cudaDevAttrD3D12CigSupported:
 	case cudaDevAttrVulkanCigSupported:
-	case cudaDevAttrHostNumaMemoryPoolsSupported:
-	case cudaDevAttrHostMemoryPoolsSupported:
 	case cudaDevAttrOnlyPartialHostNativeAtomicSupported:
 		*value = 0;
 		return 0;
@@ -448,6 +452,34 @@ uvm_public cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device
 	if (uvm_cuda_check_device(device))
 		return uvm_cuda_set_error(cudaErrorInvalidDevice);
 	uvm_cuda_pci_bus_id(device, pciBusId, len);
+	return cudaSuccess;
+}
+
+uvm_public cudaError_t cudaSetDeviceFlags(unsigned int flags)
+{
+	UVM_CUDA_INIT_OR_RETURN();
+	return uvm_cuda_set_error(uvm_ctx_set_device_flags(uvm_cuda_current_device(), flags));
+}
+
+uvm_public cudaError_t cudaGetDeviceFlags(unsigned int *flags)
+{
+	UVM_CUDA_INIT_OR_RETURN();
+	if (!flags)
+		return uvm_cuda_set_error(cudaErrorInvalidValue);
+	*flags = uvm_ctx_device_flags(uvm_cuda_current_device());
+	return cudaSuccess;
+}
+
+/* No profiler to start or stop: success once the runtime is initialised. */
+uvm_public cudaError_t cudaProfilerStart(void)
+{
+	UVM_CUDA_INIT_OR_RETURN();
+	return cudaSuccess;
+}
+
+uvm_public cudaError_t cudaProfilerStop(void)
+{
+	UVM_CUDA_INIT_OR_RETURN();
 	return cudaSuccess;
 }
 

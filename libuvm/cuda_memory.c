@@ -261,6 +261,10 @@ cudaError_t uvm_cm_free(void *devPtr)
 
 	if (e || !devPtr)
 		return e;
+	if (uvm_mempool_owns((uintptr_t)devPtr)) {	/* cudaMallocAsync memory */
+		uvm_streams_drain(-1);
+		return uvm_mempool_free_now(devPtr);
+	}
 	if (uvm_cuda_ptr(devPtr, &c))
 		return cudaErrorInvalidValue;
 	if (c.base != (uintptr_t)devPtr)
@@ -346,7 +350,8 @@ cudaError_t uvm_cm_free_host(void *p)
 
 	if (e || !p)
 		return e;
-	if (uvm_cuda_ptr(p, &c) || c.type != UVM_POINTER_HOST_ALLOC || c.base != (uintptr_t)p)
+	if (uvm_cuda_ptr(p, &c) || c.type != UVM_POINTER_HOST_ALLOC || c.base != (uintptr_t)p ||
+	    uvm_mempool_owns(c.base))	/* a host pool's block: cudaFree/cudaFreeAsync */
 		return cudaErrorInvalidValue;
 	uvm_streams_drain(-1);
 	ret = uvm_mem_free(uvm_cuda_context(), p);

@@ -33,6 +33,11 @@ int uvm_cuda_ptr(const void *p, struct uvm_cptr *c);
 void uvm_hostdev_add(uintptr_t base, int device);
 void uvm_hostdev_del(uintptr_t base);
 
+/* cuda_mempool.c: is @base a stream-ordered allocation in use? cudaFree of
+ * one (streams drained by the caller): InvalidValue if not, or its free is queued. */
+bool uvm_mempool_owns(uintptr_t base);
+cudaError_t uvm_mempool_free_now(void *ptr);
+
 /* cudaError_t -> CUresult for the driver twins. */
 CUresult uvm_cuda_to_cu(cudaError_t e);
 
@@ -98,6 +103,8 @@ struct cudaArray;
  * every queued stream item ran (cudaFreeArray drains the streams). */
 struct cudaArray *uvm_array_lookup(const void *h);
 size_t uvm_array_elem(const struct cudaArray *a);
+/* cudaDeviceReset: destroy the arrays and mipmapped arrays on @device. */
+void uvm_arrays_reset(int device);
 /*
  * Place an array operand of a 3D copy: @pos and @ext in elements (ext
  * non-zero) -> @addr, @pitch, @rows of its backing memory. InvalidValue

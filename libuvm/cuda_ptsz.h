@@ -16,6 +16,15 @@ cudaError_t cudaStreamQuery_ptsz(cudaStream_t stream);
 cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t stream, cudaEvent_t event, unsigned int flags);
 cudaError_t cudaStreamAttachMemAsync_ptsz(cudaStream_t stream, void *devPtr, size_t length,
 					  unsigned int flags);
+cudaError_t cudaStreamGetFlags_ptsz(cudaStream_t hStream, unsigned int *flags);
+cudaError_t cudaStreamGetPriority_ptsz(cudaStream_t hStream, int *priority);
+cudaError_t cudaLaunchHostFunc_ptsz(cudaStream_t stream, cudaHostFn_t fn, void *userData);
+cudaError_t cudaStreamAddCallback_ptsz(cudaStream_t stream, cudaStreamCallback_t callback,
+				       void *userData, unsigned int flags);
+cudaError_t cudaMallocAsync_ptsz(void **devPtr, size_t size, cudaStream_t hStream);
+cudaError_t cudaFreeAsync_ptsz(void *devPtr, cudaStream_t hStream);
+cudaError_t cudaMallocFromPoolAsync_ptsz(void **ptr, size_t size, cudaMemPool_t memPool,
+					 cudaStream_t stream);
 cudaError_t cudaEventRecord_ptsz(cudaEvent_t event, cudaStream_t stream);
 cudaError_t cudaEventRecordWithFlags_ptsz(cudaEvent_t event, cudaStream_t stream,
 					  unsigned int flags);

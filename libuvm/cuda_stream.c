@@ -70,6 +70,7 @@ struct CUevent_st {
 	bool stamped;			/* @time belongs to record @gen */
 	/* immutable after creation */
 	unsigned int flags;
+	int device;			/* current when it was created */
 	atomic_int refs;
 	struct CUevent_st *next;	/* uvm_events list, under uvm_sched_lock */
 };
@@ -779,6 +780,52 @@ uvm_public cudaError_t cudaStreamCreate(cudaStream_t *pStream)
 	return cudaStreamCreateWithFlags(pStream, cudaStreamDefault);
 }
 
+/*
+ * Workers run in queue order with no priority among streams, so the range
+ * of priorities is [0, 0] (cudaDevAttrStreamPrioritiesSupported is 0) and
+ * any requested priority is clamped to 0, as CUDA clamps to its range.
+ */
+uvm_public cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int flags,
+						    int priority)
+{
+	(void)priority;
+	return cudaStreamCreateWithFlags(pStream, flags);
+}
+
+uvm_public cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority)
+{
+	cudaError_t e = uvm_cuda_init();
+
+	if (e)
+		return uvm_cuda_set_error(e);
+	if (leastPriority)
+		*leastPriority = 0;
+	if (greatestPriority)
+		*greatestPriority = 0;
+	return cudaSuccess;
+}
+
+static cudaError_t do_stream_get_flags(struct CUstream_st *s, void *arg)
+{
+	unsigned int *flags = arg;
+
+	if (!flags)
+		return cudaErrorInvalidValue;
+	*flags = s->flags;
+	return cudaSuccess;
+}
+
+static cudaError_t do_stream_get_priority(struct CUstream_st *s, void *arg)
+{
+	int *priority = arg;
+
+	(void)s;
+	if (!priority)
+		return cudaErrorInvalidValue;
+	*priority = 0;
+	return cudaSuccess;
+}
+
 uvm_public cudaError_t cudaStreamDestroy(cudaStream_t stream)
 {
 	cudaError_t e = uvm_cuda_init();
@@ -821,8 +868,11 @@ static cudaError_t with_stream(cudaStream_t h, bool ptsz, uvm_stream_fn fn, void
 
 static cudaError_t do_stream_sync(struct CUstream_st *s, void *arg)
 {
+	int ret = stream_sync(s);
+
 	(void)arg;
-	return uvm_errno_to_cuda(stream_sync(s));
+	uvm_mempool_sync_trim();
+	return uvm_errno_to_cuda(ret);
 }
 
 static cudaError_t do_stream_query(struct CUstream_st *s, void *arg)
@@ -839,6 +889,26 @@ uvm_public cudaError_t cudaStreamSynchronize(cudaStream_t stream)
 uvm_public cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t stream)
 {
 	return with_stream(stream, true, do_stream_sync, NULL);
+}
+
+uvm_public cudaError_t cudaStreamGetFlags(cudaStream_t hStream, unsigned int *flags)
+{
+	return with_stream(hStream, false, do_stream_get_flags, flags);
+}
+
+uvm_public cudaError_t cudaStreamGetFlags_ptsz(cudaStream_t hStream, unsigned int *flags)
+{
+	return with_stream(hStream, true, do_stream_get_flags, flags);
+}
+
+uvm_public cudaError_t cudaStreamGetPriority(cudaStream_t hStream, int *priority)
+{
+	return with_stream(hStream, false, do_stream_get_priority, priority);
+}
+
+uvm_public cudaError_t cudaStreamGetPriority_ptsz(cudaStream_t hStream, int *priority)
+{
+	return with_stream(hStream, true, do_stream_get_priority, priority);
 }
 
 uvm_public cudaError_t cudaStreamQuery(cudaStream_t stream)
@@ -899,10 +969,13 @@ uvm_public cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t stream, cudaEvent_t
 uvm_public cudaError_t cudaDeviceSynchronize(void)
 {
 	cudaError_t e = uvm_cuda_init();
+	int ret;
 
 	if (e)
 		return uvm_cuda_set_error(e);
-	return uvm_cuda_set_error(uvm_errno_to_cuda(device_sync(uvm_cuda_current_device())));
+	ret = device_sync(uvm_cuda_current_device());
+	uvm_mempool_sync_trim();
+	return uvm_cuda_set_error(uvm_errno_to_cuda(ret));
 }
 
 /* ---- public entry points: events ----------------------------------------- */
@@ -925,6 +998,7 @@ uvm_public cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int
 		return uvm_cuda_set_error(cudaErrorMemoryAllocation);
 	pthread_mutex_init(&e->lock, NULL);
 	e->flags = flags;
+	e->device = uvm_cuda_current_device();
 	atomic_init(&e->refs, 1);
 	pthread_mutex_lock(&uvm_sched_lock);
 	e->next = uvm_events;
@@ -1036,6 +1110,8 @@ static cudaError_t event_wait_or_query(cudaEvent_t event, bool wait)
 		uvm_stream_put(s);
 	}
 	event_put(e);
+	if (wait)
+		uvm_mempool_sync_trim();
 	return ret;
 }
 
@@ -1074,4 +1150,74 @@ uvm_public cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEv
 int uvm_stream_device(const struct CUstream_st *s)
 {
 	return s->device;
+}
+
+int uvm_stream_peek_error(struct CUstream_st *s)
+{
+	int err;
+
+	pthread_mutex_lock(&s->lock);
+	err = s->error;
+	pthread_mutex_unlock(&s->lock);
+	return err;
+}
+
+/* Unlink every user stream of @device; *n of them, referenced by the list. */
+static struct CUstream_st **streams_unlink_device(int device, size_t *n)
+{
+	struct CUstream_st **v, **pp, *s;
+	size_t cap = 0;
+
+	pthread_mutex_lock(&uvm_sched_lock);
+	for (s = uvm_streams; s; s = s->next)
+		cap++;
+	v = calloc(cap ? cap : 1, sizeof(*v));
+	*n = 0;
+	for (pp = &uvm_streams; v && *pp;) {
+		s = *pp;
+		if (s->kind == UVM_STREAM_USER && s->device == device) {
+			*pp = s->next;
+			v[(*n)++] = s;
+		} else {
+			pp = &s->next;
+		}
+	}
+	pthread_mutex_unlock(&uvm_sched_lock);
+	return v;
+}
+
+static void events_destroy_device(int device)
+{
+	struct CUevent_st **pp, *e, *dead = NULL;
+
+	pthread_mutex_lock(&uvm_sched_lock);
+	for (pp = &uvm_events; *pp;) {
+		e = *pp;
+		if (e->device == device) {
+			*pp = e->next;
+			e->next = dead;
+			dead = e;
+		} else {
+			pp = &e->next;
+		}
+	}
+	pthread_mutex_unlock(&uvm_sched_lock);
+	while (dead) {
+		e = dead;
+		dead = e->next;
+		event_put(e);
+	}
+}
+
+void uvm_streams_reset(int device)
+{
+	struct CUstream_st **v;
+	size_t n, i;
+
+	device_sync(device);		/* errors die with the state being reset */
+	v = streams_unlink_device(device, &n);
+	for (i = 0; v && i < n; i++)
+		stream_retire(v[i]);
+	free(v);
+	events_destroy_device(device);
 }

@@ -50,4 +50,17 @@ int uvm_streams_drain(int device);
 /* Device of a stream (the device current when it was created). */
 int uvm_stream_device(const struct CUstream_st *s);
 
+/* The stream's unreported async error (0 if none), left in place. */
+int uvm_stream_peek_error(struct CUstream_st *s);
+
+/*
+ * cudaDeviceReset: wait for the work queued on @device's streams, then
+ * destroy its user streams and events (their handles become invalid).
+ */
+void uvm_streams_reset(int device);
+
+/* cuda_mempool.c: after a synchronisation, pools give memory above their
+ * release threshold back to the module. */
+void uvm_mempool_sync_trim(void);
+
 #endif /* UVM_CUDA_STREAM_H */

@@ -128,5 +128,10 @@ int uvm_ctx_current_device(void);
 void uvm_ctx_bind_primary(int device);
 /* Bind @device's primary context if the thread has no current context. */
 void uvm_ctx_bind_default(int device);
+/* @device's primary context: retain count, flags and peers back to none. */
+void uvm_ctx_primary_reset(int device);
+/* cudaSetDeviceFlags / cudaGetDeviceFlags of @device (valid). */
+cudaError_t uvm_ctx_set_device_flags(int device, unsigned int flags);
+unsigned int uvm_ctx_device_flags(int device);
 
 #endif /* UVM_INTERNAL_H */

@@ -9,6 +9,8 @@
 #   /lib/modules/$(KVER)/updates/uvm.ko   (depmod -a $(KVER), unless DESTDIR is set)
 #   /usr/src/uvm-$(UVM_VERSION)/          DKMS source tree (dkms.conf, Kbuild, kmod/, include/uapi/)
 #   $(LIBDIR)/libuvm.so.0.1.0, libuvm.so.0, libuvm.so, $(LIBDIR)/pkgconfig/libuvm.pc
+#   $(LIBDIR)/uvm/libcudart.so.13, libcuda.so.1 (+ .so links): the drop-in libraries;
+#   LD_LIBRARY_PATH=$(LIBDIR)/uvm runs a binary linked against NVIDIA's on libuvm
 #   $(INCLUDEDIR)/uvm/*.h (libuvm, CUDA API), $(INCLUDEDIR)/uvm/uapi/uvm{,_drm}.h
 #   $(BINDIR)/uvm-smi, uvm-stat; $(MANDIR)/man1/uvm-smi.1, uvm-stat.1
 #   $(BINDIR)/uvm-trace; $(BINDIR)/uvm-exp and uvm-replay (linked again against $(LIBDIR)'s libuvm), uvm-exp-report,
@@ -64,6 +66,10 @@ install-lib: lib
 	$(INSTALL) -D -m 755 $(LIBUVM_BUILD)/$(LIBUVM_REAL) $(DESTDIR)$(LIBDIR)/$(LIBUVM_REAL)
 	ln -sf $(LIBUVM_REAL) $(DESTDIR)$(LIBDIR)/$(LIBUVM_SONAME)
 	ln -sf $(LIBUVM_SONAME) $(DESTDIR)$(LIBDIR)/libuvm.so
+	$(INSTALL) -D -m 755 $(LIBUVM_DROPIN_DIR)/libcudart.so.13 $(DESTDIR)$(LIBDIR)/uvm/libcudart.so.13
+	$(INSTALL) -D -m 755 $(LIBUVM_DROPIN_DIR)/libcuda.so.1 $(DESTDIR)$(LIBDIR)/uvm/libcuda.so.1
+	ln -sf libcudart.so.13 $(DESTDIR)$(LIBDIR)/uvm/libcudart.so
+	ln -sf libcuda.so.1 $(DESTDIR)$(LIBDIR)/uvm/libcuda.so
 	$(INSTALL) -d $(DESTDIR)$(INCLUDEDIR)/uvm/uapi $(DESTDIR)$(LIBDIR)/pkgconfig
 	$(INSTALL) -m 644 $(wildcard $(TOP)/include/uvm/*.h) $(DESTDIR)$(INCLUDEDIR)/uvm/
 	$(INSTALL) -m 644 $(wildcard $(TOP)/include/uapi/*.h) $(DESTDIR)$(INCLUDEDIR)/uvm/uapi/
@@ -96,8 +102,9 @@ install-test: lib tools
 # when anything installed changes.
 INSTALL_CHECK_DEPS := $(wildcard $(TOP)/kmod/*.[ch] $(TOP)/kmod/Kbuild $(TOP)/include/uapi/*.h $(TOP)/include/uvm/*.h \
 			$(TOP)/Kbuild $(TOP)/dkms.conf $(TOP)/libuvm.pc.in $(TOP)/udev/* \
-			$(TOP)/man/*.1 $(TOP)/mk/install.mk $(TOP)/tools/tests/install-check)
-$(BUILD)/install-test/host.tap: $(INSTALL_CHECK_DEPS) $(LIBUVM_SO) $(TOOLS_BINS)
+			$(TOP)/man/*.1 $(TOP)/mk/install.mk $(TOP)/tools/tests/install-check \
+			$(TOP)/tests/abi/dropin_rt.c)
+$(BUILD)/install-test/host.tap: $(INSTALL_CHECK_DEPS) $(LIBUVM_SO) $(LIBUVM_DROPINS) $(TOOLS_BINS)
 	@KERNELS="$(KERNELS)" $(TOP)/tools/tests/install-check || true
 	@test -s $@
 $(BUILD)/tests/install_check: $(BUILD)/install-test/host.tap

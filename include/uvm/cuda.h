@@ -83,6 +83,12 @@
 #define cuMemsetD8Async				__CUDA_API_PTSZ(cuMemsetD8Async)
 #define cuMemsetD16Async			__CUDA_API_PTSZ(cuMemsetD16Async)
 #define cuMemsetD32Async			__CUDA_API_PTSZ(cuMemsetD32Async)
+#define cuStreamGetPriority			__CUDA_API_PTSZ(cuStreamGetPriority)
+#define cuStreamGetFlags			__CUDA_API_PTSZ(cuStreamGetFlags)
+#define cuStreamAddCallback			__CUDA_API_PTSZ(cuStreamAddCallback)
+#define cuLaunchHostFunc			__CUDA_API_PTSZ(cuLaunchHostFunc)
+#define cuMemFreeAsync				__CUDA_API_PTSZ(cuMemFreeAsync)
+#define cuMemAllocAsync				__CUDA_API_PTSZ(cuMemAllocAsync)
 #endif
 
 /* ---- scalar and handle types ------------------------------------------ */
@@ -674,6 +680,21 @@ CUresult CUDAAPI cuEventQuery(CUevent hEvent);
 CUresult CUDAAPI cuEventSynchronize(CUevent hEvent);
 CUresult CUDAAPI cuEventDestroy(CUevent hEvent);
 CUresult CUDAAPI cuEventElapsedTime(float *pMilliseconds, CUevent hStart, CUevent hEnd);
+
+/* Host functions in stream order, stream queries, stream-ordered allocation. */
+#if !defined(CUDA_CB)
+#define CUDA_CB
+#endif
+typedef void (CUDA_CB *CUhostFn)(void *userData);
+typedef void (CUDA_CB *CUstreamCallback)(CUstream hStream, CUresult status, void *userData);
+CUresult CUDAAPI cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData);
+CUresult CUDAAPI cuStreamAddCallback(CUstream hStream, CUstreamCallback callback, void *userData,
+				     unsigned int flags);
+CUresult CUDAAPI cuStreamGetFlags(CUstream hStream, unsigned int *flags);
+CUresult CUDAAPI cuStreamGetPriority(CUstream hStream, int *priority);
+CUresult CUDAAPI cuCtxGetStreamPriorityRange(int *leastPriority, int *greatestPriority);
+CUresult CUDAAPI cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream hStream);
+CUresult CUDAAPI cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream);
 
 /* Device code: declared so programs link; every call is CUDA_ERROR_NOT_SUPPORTED. */
 CUresult CUDAAPI cuModuleLoad(CUmodule *module, const char *fname);

@@ -78,6 +78,11 @@
 #define cudaMemDiscardAndPrefetchBatchAsync	__CUDART_API_PTSZ(cudaMemDiscardAndPrefetchBatchAsync)
 #define cudaMallocAsync				__CUDART_API_PTSZ(cudaMallocAsync)
 #define cudaFreeAsync				__CUDART_API_PTSZ(cudaFreeAsync)
+#define cudaMallocFromPoolAsync			__CUDART_API_PTSZ(cudaMallocFromPoolAsync)
+#define cudaStreamGetFlags			__CUDART_API_PTSZ(cudaStreamGetFlags)
+#define cudaStreamGetPriority			__CUDART_API_PTSZ(cudaStreamGetPriority)
+#define cudaStreamAddCallback			__CUDART_API_PTSZ(cudaStreamAddCallback)
+#define cudaLaunchHostFunc			__CUDART_API_PTSZ(cudaLaunchHostFunc)
 #endif
 
 /* C++ default arguments, as in CUDA; C always passes every argument. */
@@ -90,6 +95,9 @@
 #if defined(__cplusplus)
 extern "C" {
 #endif
+
+/* Stream callback (cudaStreamAddCallback): the stream, its status, userData. */
+typedef void (CUDART_CB *cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status, void *userData);
 
 /* ---- device management ---------------------------------------------- */
 extern cudaError_t CUDARTAPI cudaGetDeviceCount(int *count);
@@ -106,6 +114,9 @@ extern cudaError_t CUDARTAPI cudaDeviceReset(void);
 extern cudaError_t CUDARTAPI cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevice);
 extern cudaError_t CUDARTAPI cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags);
 extern cudaError_t CUDARTAPI cudaDeviceDisablePeerAccess(int peerDevice);
+extern cudaError_t CUDARTAPI cudaDeviceGetP2PAttribute(int *value, enum cudaDeviceP2PAttr attr,
+						       int srcDevice, int dstDevice);
+extern cudaError_t CUDARTAPI cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority);
 
 /* ---- errors and versions --------------------------------------------- */
 extern const char *CUDARTAPI cudaGetErrorName(cudaError_t error);
@@ -118,6 +129,13 @@ extern cudaError_t CUDARTAPI cudaRuntimeGetVersion(int *runtimeVersion);
 /* ---- streams ------------------------------------------------------------ */
 extern cudaError_t CUDARTAPI cudaStreamCreate(cudaStream_t *pStream);
 extern cudaError_t CUDARTAPI cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags);
+extern cudaError_t CUDARTAPI cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int flags,
+							  int priority);
+extern cudaError_t CUDARTAPI cudaStreamGetFlags(cudaStream_t hStream, unsigned int *flags);
+extern cudaError_t CUDARTAPI cudaStreamGetPriority(cudaStream_t hStream, int *priority);
+extern cudaError_t CUDARTAPI cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback,
+						   void *userData, unsigned int flags);
+extern cudaError_t CUDARTAPI cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData);
 extern cudaError_t CUDARTAPI cudaStreamDestroy(cudaStream_t stream);
 extern cudaError_t CUDARTAPI cudaStreamSynchronize(cudaStream_t stream);
 extern cudaError_t CUDARTAPI cudaStreamQuery(cudaStream_t stream);
@@ -178,6 +196,25 @@ extern cudaError_t CUDARTAPI cudaMemGetInfo(size_t *free, size_t *total);
 extern cudaError_t CUDARTAPI cudaMallocAsync(void **devPtr, size_t size, cudaStream_t hStream);
 extern cudaError_t CUDARTAPI cudaFreeAsync(void *devPtr, cudaStream_t hStream);
 
+/* ---- stream-ordered allocation: memory pools ------------------------------ */
+extern cudaError_t CUDARTAPI cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPool,
+						     cudaStream_t stream);
+extern cudaError_t CUDARTAPI cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int device);
+extern cudaError_t CUDARTAPI cudaDeviceGetMemPool(cudaMemPool_t *memPool, int device);
+extern cudaError_t CUDARTAPI cudaDeviceSetMemPool(int device, cudaMemPool_t memPool);
+extern cudaError_t CUDARTAPI cudaMemPoolCreate(cudaMemPool_t *memPool,
+					       const struct cudaMemPoolProps *poolProps);
+extern cudaError_t CUDARTAPI cudaMemPoolDestroy(cudaMemPool_t memPool);
+extern cudaError_t CUDARTAPI cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep);
+extern cudaError_t CUDARTAPI cudaMemPoolSetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr,
+						     void *value);
+extern cudaError_t CUDARTAPI cudaMemPoolGetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr,
+						     void *value);
+extern cudaError_t CUDARTAPI cudaMemPoolSetAccess(cudaMemPool_t memPool,
+						  const struct cudaMemAccessDesc *descList, size_t count);
+extern cudaError_t CUDARTAPI cudaMemPoolGetAccess(enum cudaMemAccessFlags *flags, cudaMemPool_t memPool,
+						  struct cudaMemLocation *location);
+
 /* ---- page-locked host memory --------------------------------------------- */
 extern cudaError_t CUDARTAPI cudaMallocHost(void **ptr, size_t size);
 extern cudaError_t CUDARTAPI cudaHostAlloc(void **pHost, size_t size, unsigned int flags);
@@ -226,6 +263,8 @@ extern cudaError_t CUDARTAPI cudaMemset3DAsync(struct cudaPitchedPtr pitchedDevP
 					       struct cudaExtent extent, cudaStream_t stream UVM_CUDA_DEFAULT(0));
 
 /* ---- CUDA arrays and mipmapped arrays ------------------------------------ */
+extern struct cudaChannelFormatDesc CUDARTAPI cudaCreateChannelDesc(int x, int y, int z, int w,
+								    enum cudaChannelFormatKind f);
 extern cudaError_t CUDARTAPI cudaMallocArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc,
 					     size_t width, size_t height UVM_CUDA_DEFAULT(0),
 					     unsigned int flags UVM_CUDA_DEFAULT(0));

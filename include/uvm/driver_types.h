@@ -93,6 +93,9 @@
 #define cudaCpuDeviceId			((int)-1)
 #define cudaInvalidDeviceId		((int)-2)
 
+/* cudaMemPoolProps.usage */
+#define cudaMemPoolCreateUsageHwDecompress	0x2
+
 /* Size of the opaque IPC handles. */
 #define CUDA_IPC_HANDLE_SIZE		64
 
@@ -491,6 +494,39 @@ enum __device_builtin__ cudaDeviceP2PAttr {
 	cudaDevP2PAttrOnlyPartialNativeAtomicSupported = 5,
 };
 
+/* Memory pools (cudaMemPoolGetAttribute/SetAttribute). */
+enum __device_builtin__ cudaMemPoolAttr {
+	cudaMemPoolReuseFollowEventDependencies   = 0x1,
+	cudaMemPoolReuseAllowOpportunistic        = 0x2,
+	cudaMemPoolReuseAllowInternalDependencies = 0x3,
+	cudaMemPoolAttrReleaseThreshold           = 0x4,
+	cudaMemPoolAttrReservedMemCurrent         = 0x5,
+	cudaMemPoolAttrReservedMemHigh            = 0x6,
+	cudaMemPoolAttrUsedMemCurrent             = 0x7,
+	cudaMemPoolAttrUsedMemHigh                = 0x8,
+};
+
+enum __device_builtin__ cudaMemAccessFlags {
+	cudaMemAccessFlagsProtNone      = 0,
+	cudaMemAccessFlagsProtRead      = 1,
+	cudaMemAccessFlagsProtReadWrite = 3,
+};
+
+enum __device_builtin__ cudaMemAllocationType {
+	cudaMemAllocationTypeInvalid = 0x0,
+	cudaMemAllocationTypePinned  = 0x1,
+	cudaMemAllocationTypeManaged = 0x2,
+	cudaMemAllocationTypeMax     = 0x7FFFFFFF,
+};
+
+enum __device_builtin__ cudaMemAllocationHandleType {
+	cudaMemHandleTypeNone                = 0x0,
+	cudaMemHandleTypePosixFileDescriptor = 0x1,
+	cudaMemHandleTypeWin32               = 0x2,
+	cudaMemHandleTypeWin32Kmt            = 0x4,
+	cudaMemHandleTypeFabric              = 0x8,
+};
+
 enum __device_builtin__ cudaDeviceNumaConfig {
 	cudaDeviceNumaConfigNone     = 0,
 	cudaDeviceNumaConfigNumaNode = 1,
@@ -506,6 +542,12 @@ typedef __device_builtin__ const struct cudaArray *cudaArray_const_t;
 typedef __device_builtin__ struct cudaMipmappedArray *cudaMipmappedArray_t;
 typedef __device_builtin__ const struct cudaMipmappedArray *cudaMipmappedArray_const_t;
 typedef __device_builtin__ struct CUmemPoolHandle_st *cudaMemPool_t;
+
+/* Host functions run in stream order (cudaLaunchHostFunc). */
+#if !defined(CUDART_CB)
+#define CUDART_CB
+#endif
+typedef void (CUDART_CB *cudaHostFn_t)(void *userData);
 
 /* ---- structures --------------------------------------------------------- */
 
@@ -603,6 +645,23 @@ struct __device_builtin__ cudaPointerAttributes {
 struct __device_builtin__ cudaMemLocation {
 	enum cudaMemLocationType type;
 	int id;
+};
+
+/* How a pool's memory may be accessed from a location (cudaMemPoolSetAccess). */
+struct __device_builtin__ cudaMemAccessDesc {
+	struct cudaMemLocation location;
+	enum cudaMemAccessFlags flags;
+};
+
+/* Properties of a memory pool (cudaMemPoolCreate); reserved must be zero. */
+struct __device_builtin__ cudaMemPoolProps {
+	enum cudaMemAllocationType allocType;
+	enum cudaMemAllocationHandleType handleTypes;
+	struct cudaMemLocation location;
+	void *win32SecurityAttributes;
+	size_t maxSize;
+	unsigned short usage;
+	unsigned char reserved[54];
 };
 
 struct __device_builtin__ cudaMemcpyAttributes {

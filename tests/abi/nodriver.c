@@ -119,6 +119,21 @@ int main(void)
 		check(cuMemAdvise((CUdeviceptr)&v, 4, CU_MEM_ADVISE_SET_READ_MOSTLY,
 				  (CUmemLocation){ CU_MEM_LOCATION_TYPE_HOST, 0 }) ==
 		      CUDA_ERROR_NOT_INITIALIZED, "cuMemAdvise: NOT_INITIALIZED");
+		check(cudaSetDeviceFlags(cudaDeviceMapHost) == nodrv &&
+		      cudaGetDeviceFlags(NULL) == nodrv && cudaDeviceReset() == nodrv &&
+		      cudaDeviceGetP2PAttribute(&v, cudaDevP2PAttrAccessSupported, 0, 1) == nodrv &&
+		      cudaDeviceGetStreamPriorityRange(NULL, NULL) == nodrv,
+		      "device flags, reset, P2P attribute, priority range: init error");
+		check(cudaMallocAsync(&p, 4096, 0) == nodrv && !p && cudaFreeAsync(&v, 0) == nodrv &&
+		      cudaMemPoolCreate(NULL, NULL) == nodrv &&
+		      cudaLaunchHostFunc(0, NULL, NULL) == nodrv &&
+		      cudaStreamGetFlags(0, NULL) == nodrv,
+		      "stream-ordered allocation, pools, host functions: init error");
+		check(cuMemAllocAsync(NULL, 0, NULL) == CUDA_ERROR_NOT_INITIALIZED &&
+		      cuLaunchHostFunc(NULL, NULL, NULL) == CUDA_ERROR_NOT_INITIALIZED,
+		      "cuMemAllocAsync, cuLaunchHostFunc: NOT_INITIALIZED");
+		check(cudaCreateChannelDesc(8, 8, 0, 0, cudaChannelFormatKindUnsigned).y == 8,
+		      "cudaCreateChannelDesc needs no driver");
 		check(cuInit(0) == CUDA_ERROR_NOT_INITIALIZED && cuInit(1) == CUDA_ERROR_INVALID_VALUE,
 		      "cuInit: NOT_INITIALIZED, flags: INVALID_VALUE");
 		check(cuDeviceGetCount(&v) == CUDA_ERROR_NOT_INITIALIZED &&
