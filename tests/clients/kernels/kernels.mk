@@ -8,6 +8,8 @@
 #
 #   build/tests/clients/kernels/<program>.so  from tests/clients/kernels/<program>.c
 #
+# launch_test.c is cuda_launch_test's own (tests/kselftest/cuda_launch_test.c).
+#
 # `make tests` builds them; `make client-kernels` builds only them.
 
 KN_DIR		:= $(TOP)/tests/clients/kernels
