@@ -270,7 +270,7 @@ extern cudaError_t CUDARTAPI cudaMemcpy2DArrayToArray(cudaArray_t dst, size_t wO
 						      size_t hOffsetSrc, size_t width, size_t height,
 						      enum cudaMemcpyKind kind UVM_CUDA_DEFAULT(cudaMemcpyDeviceToDevice));
 
-/* ---- symbols (no device code is ever registered with libuvm) ------------- */
+/* ---- symbols (no device variable is ever registered with libuvm) -------- */
 extern cudaError_t CUDARTAPI cudaGetSymbolAddress(void **devPtr, const void *symbol);
 extern cudaError_t CUDARTAPI cudaGetSymbolSize(size_t *size, const void *symbol);
 extern cudaError_t CUDARTAPI cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count,
