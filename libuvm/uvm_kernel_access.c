@@ -12,7 +12,8 @@
  * between the memory and the access's buffer; an 8-byte atomic add on them
  * is a read and a write under one lock of the library's, atomic against
  * every other kernel's atomics. Consecutive accesses of one kind are one
- * call, in the step's order.
+ * call, in the step's order; consecutive reads (writes) of contiguous bytes
+ * into (from) a contiguous buffer are one copy.
  */
 #include <errno.h>
 #include <unistd.h>
@@ -21,15 +22,22 @@
 
 static pthread_mutex_t ka_atomic_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* The cached kind of [addr, addr + len): 1 copy, 0 access, -1 not cached. */
-static int ka_cached(const struct uvm_ka_cache *c, uintptr_t addr, uint64_t len)
+/*
+ * The cached kind of [addr, addr + len): 1 copy, 0 access, -1 not cached;
+ * the end of its range in *@hi.
+ */
+static int ka_cached(const struct uvm_ka_cache *c, uintptr_t addr, uint64_t len,
+		     uintptr_t *hi)
 {
 	unsigned int i;
 
-	for (i = 0; i < UVM_KA_RANGES; i++)
+	for (i = 0; i < UVM_KA_RANGES; i++) {
 		if (addr >= c->r[i].lo && addr - c->r[i].lo < c->r[i].hi - c->r[i].lo &&
-		    len <= c->r[i].hi - addr)
+		    len <= c->r[i].hi - addr) {
+			*hi = c->r[i].hi;
 			return c->r[i].copy;
+		}
+	}
 	return -1;
 }
 
@@ -42,14 +50,17 @@ static void ka_remember(struct uvm_ka_cache *c, uintptr_t lo, uintptr_t hi, bool
 	c->r[i].copy = copy;
 }
 
-/* Does the access at @addr go through a copy (device, pinned, registered)? */
-static bool ka_is_copy(struct uvm_ka_cache *c, uintptr_t addr, uint64_t len)
+/*
+ * Does the access at @addr go through a copy (device, pinned, registered
+ * memory)? If so, *@hi is the end of its allocation.
+ */
+static bool ka_is_copy(struct uvm_ka_cache *c, uintptr_t addr, uint64_t len, uintptr_t *hi)
 {
 	struct uvm_context *ctx = uvm_cuda_context();
 	struct uvm_pointer_info pi;
 	struct uvm_alloc a;
 	uintptr_t page = (uintptr_t)uvm_page_size();
-	int k = ka_cached(c, addr, len);
+	int k = ka_cached(c, addr, len, hi);
 
 	if (k >= 0)
 		return k;
@@ -61,6 +72,7 @@ static bool ka_is_copy(struct uvm_ka_cache *c, uintptr_t addr, uint64_t len)
 	    (pi.type == UVM_POINTER_DEVICE || pi.type == UVM_POINTER_HOST_ALLOC ||
 	     pi.type == UVM_POINTER_HOST_REGISTERED)) {
 		ka_remember(c, pi.base, pi.base + pi.size, true);
+		*hi = pi.base + pi.size;
 		return true;
 	}
 	/* Pageable memory, or nothing: the module decides, page by page. */
@@ -96,16 +108,30 @@ static int ka_atomic_add(struct uvm_context *ctx, const struct uvm_device_access
 	return ret;
 }
 
-/* One access to device, pinned or registered memory. */
-static int ka_one_copy(struct uvm_context *ctx, const struct uvm_device_access_op *a)
+/* Does @b continue @a: the same kind, the next bytes of memory and buffer? */
+static bool ka_follows(const struct uvm_device_access_op *a, const struct uvm_device_access_op *b)
 {
-	switch (a->type) {
+	return a->type == b->type && a->type != UVM_DEVICE_ACCESS_ATOMIC_ADD &&
+	       b->addr == a->addr + a->length && b->buf == a->buf + a->length;
+}
+
+/*
+ * The @n accesses @ops to device, pinned or registered memory, each
+ * following the one before (ka_follows()), inside one allocation: one copy.
+ */
+static int ka_copies(struct uvm_context *ctx, const struct uvm_device_access_op *ops,
+		     unsigned int n)
+{
+	const struct uvm_device_access_op *last = &ops[n - 1];
+	uint64_t len = last->addr + last->length - ops[0].addr;
+
+	switch (ops[0].type) {
 	case UVM_DEVICE_ACCESS_READ:
-		return ka_copy(ctx, a->buf, a->addr, a->length);
+		return ka_copy(ctx, ops[0].buf, ops[0].addr, len);
 	case UVM_DEVICE_ACCESS_WRITE:
-		return ka_copy(ctx, a->addr, a->buf, a->length);
+		return ka_copy(ctx, ops[0].addr, ops[0].buf, len);
 	default:
-		return ka_atomic_add(ctx, a);
+		return ka_atomic_add(ctx, &ops[0]);
 	}
 }
 
@@ -122,17 +148,22 @@ int uvm_kernel_access(struct uvm_ka_cache *c, unsigned int device,
 {
 	struct uvm_context *ctx = uvm_cuda_context();
 	unsigned int i = 0, j, f;
+	uintptr_t hi;
 	int ret;
 
 	*faults = 0;
 	while (i < n) {
-		if (ka_is_copy(c, ops[i].addr, ops[i].length)) {
-			ret = ka_one_copy(ctx, &ops[i++]);
+		if (ka_is_copy(c, ops[i].addr, ops[i].length, &hi)) {
+			for (j = i + 1; j < n && ka_follows(&ops[j - 1], &ops[j]) &&
+			     ops[j].addr + ops[j].length <= hi; j++)
+				;
+			ret = ka_copies(ctx, ops + i, j - i);
 			if (ret)
 				return ka_errno(ret);
+			i = j;
 			continue;
 		}
-		for (j = i + 1; j < n && !ka_is_copy(c, ops[j].addr, ops[j].length); j++)
+		for (j = i + 1; j < n && !ka_is_copy(c, ops[j].addr, ops[j].length, &hi); j++)
 			;
 		f = 0;
 		ret = uvm_device_access(ctx, device, ops + i, j - i, &f);
