@@ -78,7 +78,8 @@ static cudaError_t set_attribute(const void *func, enum cudaFuncAttribute attr, 
 			return cudaErrorInvalidValue;
 		a.carveout = value;
 		break;
-	case cudaFuncAttributeClusterDimMustBeSet ... cudaFuncAttributeClusterSchedulingPolicyPreference:
+	case cudaFuncAttributeClusterDimMustBeSet ...
+	     cudaFuncAttributeClusterSchedulingPolicyPreference:
 		return cudaErrorNotSupported;	/* no cluster launch (attribute 120: 0) */
 	default:
 		return cudaErrorInvalidValue;

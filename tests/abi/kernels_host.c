@@ -142,8 +142,9 @@ static void unified_memory_perf(void)
 
 			for (k = 0; k < dim; k++)
 				r += a[k + i * dim] * b[j + k * dim];
-			bad += fabsf(c[j + i * dim] - r) > 0.001f * dim;	/* the sample's check */
-			bad += c[j + i * dim] != c2[j + i * dim];		/* and its rerun's */
+			/* the sample's check, and its rerun's */
+			bad += fabsf(c[j + i * dim] - r) > 0.001f * dim;
+			bad += c[j + i * dim] != c2[j + i * dim];
 		}
 	}
 	CHECK(!bad, "matrixMultiplyKernel");

@@ -379,7 +379,8 @@ TEST_F(launch, launch_errors)
 	EXPECT_EQ(cudaErrorInvalidDeviceFunction, cudaGetLastError());
 	EXPECT_EQ(cudaErrorInvalidDeviceFunction, cudaLaunchKernel(NULL, d3(1, 1, 1),
 								   d3(1, 1, 1), fargs, 0, 0));
-	EXPECT_EQ(cudaErrorInvalidDeviceFunction, __cudaGetKernel(&k, (const void *)k_unregistered));
+	EXPECT_EQ(cudaErrorInvalidDeviceFunction,
+		  __cudaGetKernel(&k, (const void *)k_unregistered));
 	EXPECT_EQ(NULL, k);
 	EXPECT_EQ(cudaErrorInvalidValue, __cudaGetKernel(NULL, (const void *)k_fill));
 	EXPECT_EQ(cudaErrorInvalidDeviceFunction,
@@ -532,7 +533,8 @@ TEST_F(launch, occupancy)
 	EXPECT_EQ(8, n);
 	EXPECT_EQ(cudaErrorInvalidValue,
 		  cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(&n, f, 256, 0, 2));
-	EXPECT_EQ(cudaErrorInvalidValue, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, f, 0, 0));
+	EXPECT_EQ(cudaErrorInvalidValue,
+		  cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, f, 0, 0));
 	EXPECT_EQ(cudaErrorInvalidValue,
 		  cudaOccupancyMaxActiveBlocksPerMultiprocessor(NULL, f, 256, 0));
 	EXPECT_EQ(cudaErrorInvalidDeviceFunction,
@@ -604,7 +606,8 @@ TEST_F(launch, register_kernels_bad_input)
 	EXPECT_EQ(cudaErrorInvalidValue, uvmRegisterKernels(empty_name));
 	EXPECT_EQ(cudaErrorInvalidValue, uvmRegisterKernels(no_fn));
 	EXPECT_EQ(cudaErrorInvalidValue, uvmRegisterKernels(twice));
-	EXPECT_EQ(cudaErrorInvalidValue, uvmRegisterKernels(taken));	/* INC: launch_test.so */
+	/* INC is launch_test.so's */
+	EXPECT_EQ(cudaErrorInvalidValue, uvmRegisterKernels(taken));
 	EXPECT_EQ(cudaErrorInvalidValue, uvmRegisterKernels(program_impls));	/* again */
 	EXPECT_EQ(cudaErrorInvalidValue, cudaGetLastError());
 	EXPECT_EQ(cudaSuccess, uvmRegisterKernels(none));
