@@ -102,4 +102,8 @@ cudaError_t cudaMemcpyFromSymbolAsync_ptsz(void *dst, const void *symbol, size_t
 					   size_t offset, enum cudaMemcpyKind kind,
 					   cudaStream_t stream);
 
+/* Kernel launches (cuda_launch.c). */
+cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim, void **args,
+				  size_t sharedMem, cudaStream_t stream);
+
 #endif /* UVM_CUDA_PTSZ_H */

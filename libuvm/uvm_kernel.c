@@ -4,10 +4,13 @@
  * patterns (include/uvm/uvm_kernel.h, docs/kernels.md).
  *
  * A launch is one stream work item (cuda_stream.h): its run() asks the
- * kernel for a step of accesses, checks their form, performs them with
- * UVM_IOCTL_DEVICE_ACCESS and goes on until the kernel says it is done or
- * something fails; the failure is the item's result, so the stream keeps
- * it for the next synchronising call as it does for a prefetch's.
+ * kernel for a step of accesses, checks their form, performs them
+ * (uvm_kernel_access.c: UVM_IOCTL_DEVICE_ACCESS, or the module's copies
+ * for device, pinned and registered memory) and goes on until the kernel
+ * says it is done or something fails; the failure is the item's result, so
+ * the stream keeps it for the next synchronising call as it does for a
+ * prefetch's. uvm_kernel_queue() is the one launch path: uvmLaunchKernel,
+ * uvmLaunchPattern and the CUDA launches (cuda_launch.c) all queue there.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -16,8 +19,7 @@
 
 #include "cuda_managed.h"
 #include "cuda_stream.h"
-#include "uvm_kernel.h"
-#include "uvm_kernel_access.h"
+#include "uvm_kernel_int.h"
 
 struct uvm_kernel_work {
 	struct uvm_work base;
@@ -26,6 +28,7 @@ struct uvm_kernel_work {
 	bool ran;
 	int status;
 	struct uvm_kernel_stats st;
+	struct uvm_ka_cache ka;
 };
 
 /*
@@ -98,10 +101,7 @@ static int kernel_step(struct uvm_kernel_work *kw, struct uvm_device_access_op *
 		return n;
 	if (n > UVM_KERNEL_MAX_ACCESSES || !ops_valid(ops, (unsigned int)n))
 		return -EINVAL;
-	ret = uvm_kernel_access(kw->device, ops, (unsigned int)n, &faults);
-	/* The form was checked: the module refuses the addresses. */
-	if (ret == -EINVAL || ret == -EFAULT || ret == -EPERM)
-		return -EADDRNOTAVAIL;
+	ret = uvm_kernel_access(&kw->ka, kw->device, ops, (unsigned int)n, &faults);
 	if (ret)
 		return ret;
 	kw->st.steps++;
@@ -144,36 +144,47 @@ static bool zeroed(const uint32_t *v, size_t n)
 	return true;
 }
 
+bool uvm_kernel_valid(const struct uvm_kernel *k)
+{
+	return k && k->emit && !k->flags && zeroed(k->reserved, UVM_ARRAY_SIZE(k->reserved));
+}
+
+cudaError_t uvm_kernel_queue(const struct uvm_kernel *k, int device, struct CUstream_st *s)
+{
+	struct uvm_kernel_work *kw;
+	cudaError_t e;
+
+	if (!uvm_kernel_valid(k))
+		return cudaErrorInvalidValue;
+	if (device < 0)
+		device = uvm_stream_device(s);
+	e = uvm_cuda_check_device(device);
+	if (e)
+		return e;
+	kw = calloc(1, sizeof(*kw));
+	if (!kw)
+		return cudaErrorMemoryAllocation;
+	kw->base.run = kernel_run;
+	kw->base.release = kernel_release;
+	kw->k = *k;
+	kw->device = (unsigned int)device;
+	return uvm_errno_to_cuda(uvm_stream_submit(s, &kw->base));
+}
+
 static cudaError_t launch(const struct uvm_kernel *k, int device, cudaStream_t stream,
 			  bool ptsz)
 {
-	struct uvm_kernel_work *kw;
 	struct CUstream_st *s;
 	cudaError_t e = uvm_cuda_init();
 
 	if (e)
 		return e;
-	if (!k || !k->emit || k->flags || !zeroed(k->reserved, UVM_ARRAY_SIZE(k->reserved)))
+	if (!uvm_kernel_valid(k))
 		return cudaErrorInvalidValue;
 	e = uvm_stream_get(stream, ptsz, &s);
 	if (e)
 		return e;
-	if (device < 0)
-		device = uvm_stream_device(s);
-	e = uvm_cuda_check_device(device);
-	if (e)
-		goto out_put;
-	kw = calloc(1, sizeof(*kw));
-	if (!kw) {
-		e = cudaErrorMemoryAllocation;
-		goto out_put;
-	}
-	kw->base.run = kernel_run;
-	kw->base.release = kernel_release;
-	kw->k = *k;
-	kw->device = (unsigned int)device;
-	e = uvm_errno_to_cuda(uvm_stream_submit(s, &kw->base));
-out_put:
+	e = uvm_kernel_queue(k, device, s);
 	uvm_stream_put(s);
 	return e;
 }

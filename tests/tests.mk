@@ -125,3 +125,6 @@ test-debug:
 
 # The fuzzer: build/tests/uvm_fuzz and `make fuzz` (tests/fuzz/fuzz.mk).
 include $(TOP)/tests/fuzz/fuzz.mk
+
+# Real programs' kernels for UVM_KERNELS (tests/clients/kernels/kernels.mk).
+include $(TOP)/tests/clients/kernels/kernels.mk

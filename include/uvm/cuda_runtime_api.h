@@ -83,6 +83,7 @@
 #define cudaStreamGetPriority			__CUDART_API_PTSZ(cudaStreamGetPriority)
 #define cudaStreamAddCallback			__CUDART_API_PTSZ(cudaStreamAddCallback)
 #define cudaLaunchHostFunc			__CUDART_API_PTSZ(cudaLaunchHostFunc)
+#define cudaLaunchKernel			__CUDART_API_PTSZ(cudaLaunchKernel)
 #endif
 
 /* C++ default arguments, as in CUDA; C always passes every argument. */
@@ -310,7 +311,7 @@ extern cudaError_t CUDARTAPI cudaMemcpy2DArrayToArray(cudaArray_t dst, size_t wO
 						      size_t hOffsetSrc, size_t width, size_t height,
 						      enum cudaMemcpyKind kind UVM_CUDA_DEFAULT(cudaMemcpyDeviceToDevice));
 
-/* ---- symbols (no device code is ever registered with libuvm) ------------- */
+/* ---- symbols (no device variable is ever registered with libuvm) -------- */
 extern cudaError_t CUDARTAPI cudaGetSymbolAddress(void **devPtr, const void *symbol);
 extern cudaError_t CUDARTAPI cudaGetSymbolSize(size_t *size, const void *symbol);
 extern cudaError_t CUDARTAPI cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count,
@@ -325,6 +326,27 @@ extern cudaError_t CUDARTAPI cudaMemcpyToSymbolAsync(const void *symbol, const v
 extern cudaError_t CUDARTAPI cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count,
 						       size_t offset, enum cudaMemcpyKind kind,
 						       cudaStream_t stream UVM_CUDA_DEFAULT(0));
+
+/* ---- kernels (run by name: docs/kernels.md, "Kernels by name") ---------- */
+extern cudaError_t CUDARTAPI cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim,
+					      void **args, size_t sharedMem, cudaStream_t stream);
+extern cudaError_t CUDARTAPI cudaGetKernel(cudaKernel_t *kernelPtr, const void *entryFuncAddr);
+extern cudaError_t CUDARTAPI cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func);
+extern cudaError_t CUDARTAPI cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr,
+						  int value);
+extern cudaError_t CUDARTAPI cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache cacheConfig);
+extern cudaError_t CUDARTAPI cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks,
+									   const void *func,
+									   int blockSize,
+									   size_t dynamicSMemSize);
+extern cudaError_t CUDARTAPI cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks,
+										    const void *func,
+										    int blockSize,
+										    size_t dynamicSMemSize,
+										    unsigned int flags);
+extern cudaError_t CUDARTAPI cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize,
+								       const void *func,
+								       int numBlocks, int blockSize);
 
 #if defined(__cplusplus)
 }

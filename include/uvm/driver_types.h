@@ -542,6 +542,7 @@ typedef __device_builtin__ const struct cudaArray *cudaArray_const_t;
 typedef __device_builtin__ struct cudaMipmappedArray *cudaMipmappedArray_t;
 typedef __device_builtin__ const struct cudaMipmappedArray *cudaMipmappedArray_const_t;
 typedef __device_builtin__ struct CUmemPoolHandle_st *cudaMemPool_t;
+typedef __device_builtin__ struct CUkern_st *cudaKernel_t;
 
 /* Host functions run in stream order (cudaLaunchHostFunc). */
 #if !defined(CUDART_CB)
@@ -807,6 +808,57 @@ struct __device_builtin__ cudaDeviceProp {
 	unsigned int gpuPciSubsystemID;
 	int hostNumaMultinodeIpcSupported;
 	int reserved[56];
+};
+
+/* ---- kernels: function attributes, cache and occupancy ------------------ */
+
+#define cudaOccupancyDefault			0x00
+#define cudaOccupancyDisableCachingOverride	0x01
+
+enum __device_builtin__ cudaFuncAttribute {
+	cudaFuncAttributeMaxDynamicSharedMemorySize		= 8,
+	cudaFuncAttributePreferredSharedMemoryCarveout		= 9,
+	cudaFuncAttributeClusterDimMustBeSet			= 10,
+	cudaFuncAttributeRequiredClusterWidth			= 11,
+	cudaFuncAttributeRequiredClusterHeight			= 12,
+	cudaFuncAttributeRequiredClusterDepth			= 13,
+	cudaFuncAttributeNonPortableClusterSizeAllowed		= 14,
+	cudaFuncAttributeClusterSchedulingPolicyPreference	= 15,
+	cudaFuncAttributeMax
+};
+
+enum __device_builtin__ cudaFuncCache {
+	cudaFuncCachePreferNone   = 0,
+	cudaFuncCachePreferShared = 1,
+	cudaFuncCachePreferL1     = 2,
+	cudaFuncCachePreferEqual  = 3,
+};
+
+enum __device_builtin__ cudaSharedCarveout {
+	cudaSharedmemCarveoutDefault   = -1,
+	cudaSharedmemCarveoutMaxShared = 100,
+	cudaSharedmemCarveoutMaxL1     = 0,
+};
+
+/* What cudaFuncGetAttributes reports (CUDA 13.0's 144-byte layout). */
+struct __device_builtin__ cudaFuncAttributes {
+	size_t sharedSizeBytes;
+	size_t constSizeBytes;
+	size_t localSizeBytes;
+	int maxThreadsPerBlock;
+	int numRegs;
+	int ptxVersion;
+	int binaryVersion;
+	int cacheModeCA;
+	int maxDynamicSharedSizeBytes;
+	int preferredShmemCarveout;
+	int clusterDimMustBeSet;
+	int requiredClusterWidth;
+	int requiredClusterHeight;
+	int requiredClusterDepth;
+	int clusterSchedulingPolicyPreference;
+	int nonPortableClusterSizeAllowed;
+	int reserved[16];
 };
 
 #endif /* UVM_CUDA_DRIVER_TYPES_H */

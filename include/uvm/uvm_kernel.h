@@ -176,7 +176,8 @@ struct uvm_kernel_launch {
  * frees it. Called in the launching thread; the kernel then runs in the
  * stream like any uvmLaunchKernel() kernel. Returns 0, or a negative errno
  * with nothing allocated: the launch fails with its CUDA code (-EINVAL:
- * cudaErrorInvalidValue, -ENOMEM: cudaErrorMemoryAllocation).
+ * cudaErrorInvalidValue, -ENOMEM: cudaErrorMemoryAllocation). If the launch
+ * fails after a successful fill, @k->done is called with -ECANCELED.
  */
 typedef int (*uvm_kernel_impl_fn)(const struct uvm_kernel_launch *l,
 				  struct uvm_kernel *k);
@@ -193,8 +194,10 @@ struct uvm_kernel_impl {
 
 /*
  * A shared object named in UVM_KERNELS (a colon-separated list of paths,
- * loaded once, at the first kernel launch or lookup) exports an array of
- * this name, ended by an entry whose @name is NULL:
+ * loaded once, at the first kernel launch, lookup or uvmRegisterKernels()
+ * call; a file that cannot be used is named on stderr with the reason and
+ * nothing of it is registered) exports an array of this name, ended by an
+ * entry whose @name is NULL:
  *
  *	const struct uvm_kernel_impl uvm_kernel_impls[] = {
  *		{ "_Z9vectorAddPKfS0_Pfi", vector_add },
@@ -208,7 +211,8 @@ struct uvm_kernel_impl {
  * entry whose @name is NULL. A name already registered (here or by
  * UVM_KERNELS) is refused: cudaErrorInvalidValue, and none of @impls is
  * registered. Also cudaErrorInvalidValue for a NULL @impls, an empty
- * name or a NULL @launch.
+ * name or a NULL @launch. @impls is used in place: its names and
+ * functions must stay valid for the life of the process.
  */
 cudaError_t uvmRegisterKernels(const struct uvm_kernel_impl *impls);
 

@@ -3,8 +3,8 @@
  * vector_types.h - the few CUDA vector types libuvm's headers need.
  *
  * A subset: int2..int4, uint2..uint4, float2..float4 with CUDA's sizes and
- * alignments, and dim3. Kernel launch is outside libuvm's scope; these are
- * here so that code which names them still compiles.
+ * alignments, and dim3 (the launch dimensions of cudaLaunchKernel and of
+ * the kernels by name, docs/kernels.md).
  */
 #ifndef UVM_CUDA_VECTOR_TYPES_H
 #define UVM_CUDA_VECTOR_TYPES_H
