@@ -22,7 +22,7 @@ static cudaError_t func_attrs(const void *func, struct uvm_func_attrs *a)
 
 	if (e)
 		return e;
-	return uvm_func_attrs_get(func, a) ? cudaErrorInvalidDeviceFunction : cudaSuccess;
+	return uvm_func_attrs_get(func, a) ? uvm_func_unknown(func) : cudaSuccess;
 }
 
 static void current_props(struct cudaDeviceProp *p)
@@ -84,7 +84,7 @@ static cudaError_t set_attribute(const void *func, enum cudaFuncAttribute attr, 
 	default:
 		return cudaErrorInvalidValue;
 	}
-	return uvm_func_attrs_set(func, &a) ? cudaErrorInvalidDeviceFunction : cudaSuccess;
+	return uvm_func_attrs_set(func, &a) ? uvm_func_unknown(func) : cudaSuccess;
 }
 
 uvm_public cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr,
@@ -103,7 +103,7 @@ static cudaError_t set_cache_config(const void *func, enum cudaFuncCache cacheCo
 	if ((int)cacheConfig < cudaFuncCachePreferNone || cacheConfig > cudaFuncCachePreferEqual)
 		return cudaErrorInvalidValue;
 	a.cache = cacheConfig;
-	return uvm_func_attrs_set(func, &a) ? cudaErrorInvalidDeviceFunction : cudaSuccess;
+	return uvm_func_attrs_set(func, &a) ? uvm_func_unknown(func) : cudaSuccess;
 }
 
 uvm_public cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache cacheConfig)
@@ -185,7 +185,8 @@ static cudaError_t available_smem(size_t *dynamicSmemSize, const void *func, int
 	if (blockSize > p.maxThreadsPerBlock || blocks_per_sm(&p, blockSize, 0) < numBlocks)
 		return cudaSuccess;
 	per = p.sharedMemPerMultiprocessor / (size_t)numBlocks - p.reservedSharedMemPerBlock;
-	*dynamicSmemSize = per < p.sharedMemPerBlockOptin ? per : p.sharedMemPerBlockOptin;
+	/* CUDA 13 caps it at the kernel's own maximum (answers-h100.txt) */
+	*dynamicSmemSize = per < (size_t)a.max_dyn_smem ? per : (size_t)a.max_dyn_smem;
 	return cudaSuccess;
 }
 

@@ -256,6 +256,17 @@ uvm_public cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim,
 
 /* ---- launches ------------------------------------------------------------ */
 
+/*
+ * The status of a function pointer that names no kernel, as CUDA 13 answers
+ * (bench/nvidia/answers-h100.txt): NULL is cudaErrorInvalidDeviceFunction,
+ * any other address (a host function, a freed handle)
+ * cudaErrorInvalidResourceHandle.
+ */
+cudaError_t uvm_func_unknown(const void *func)
+{
+	return func ? cudaErrorInvalidResourceHandle : cudaErrorInvalidDeviceFunction;
+}
+
 static cudaError_t get_kernel(cudaKernel_t *kernel, const void *func)
 {
 	struct CUkern_st *f;
@@ -266,7 +277,7 @@ static cudaError_t get_kernel(cudaKernel_t *kernel, const void *func)
 	f = func_find_locked(func);
 	pthread_mutex_unlock(&fn_lock);
 	if (!f)
-		return cudaErrorInvalidDeviceFunction;
+		return uvm_func_unknown(func);
 	*kernel = f;
 	return cudaSuccess;
 }
@@ -373,7 +384,7 @@ static cudaError_t launch(const void *func, dim3 grid, dim3 block, void **args,
 		return e;
 	ret = func_impl(func, &l.name, &impl, &a);
 	if (ret == -ENOENT)
-		return cudaErrorInvalidDeviceFunction;
+		return uvm_func_unknown(func);
 	if (ret) {
 		if (uvm_kernel_warn_once(l.name))
 			fprintf(stderr, "libuvm: no implementation of kernel %s (UVM_KERNELS)\n",
@@ -385,7 +396,7 @@ static cudaError_t launch(const void *func, dim3 grid, dim3 block, void **args,
 		return e;
 	l.device = uvm_stream_device(s);
 	if (!config_ok(l.device, grid, block, shmem, &a))
-		e = cudaErrorInvalidConfiguration;
+		e = cudaErrorInvalidValue;	/* CUDA 13's answer, not 9 */
 	else
 		e = run_impl(impl, &l, s);
 	uvm_stream_put(s);

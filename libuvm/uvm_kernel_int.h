@@ -68,6 +68,8 @@ struct uvm_func_attrs {
  * 0 or -ENOENT (not registered).
  */
 int uvm_func_attrs_get(const void *func, struct uvm_func_attrs *a);
+/* The status of @func when it names no kernel (cuda_launch.c). */
+cudaError_t uvm_func_unknown(const void *func);
 int uvm_func_attrs_set(const void *func, const struct uvm_func_attrs *a);
 
 #endif /* UVM_KERNEL_INT_H */

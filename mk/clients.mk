@@ -68,6 +68,7 @@ $(CLIENTS_OUT)/nvcc/UnifiedMemoryPerf: $(SAMPLE_UMP) $(wildcard $(SAMPLE_UMP_DIR
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCC_FLAGS) -o $@ $(SAMPLE_UMP)
 
-$(TEST_OUT)/clients_check: $(TOP)/tests/clients/clients_check.vm $(CLIENTS_UVM) $(CLIENTS_NVCC)
+$(TEST_OUT)/clients_check: $(TOP)/tests/clients/clients_check.vm $(CLIENTS_UVM) $(CLIENTS_NVCC) \
+			    $(KN_SOS) $(LIBUVM_DROPINS)
 	@mkdir -p $(@D)
 	install -m 755 $< $@

@@ -373,17 +373,17 @@ TEST_F(launch, launch_errors)
 
 	if (!self->s)
 		return;	/* skipped in setup */
-	EXPECT_EQ(cudaErrorInvalidDeviceFunction,
+	EXPECT_EQ(cudaErrorInvalidResourceHandle,
 		  cudaLaunchKernel((const void *)k_unregistered, d3(1, 1, 1), d3(1, 1, 1), fargs,
 				   0, 0));
-	EXPECT_EQ(cudaErrorInvalidDeviceFunction, cudaGetLastError());
+	EXPECT_EQ(cudaErrorInvalidResourceHandle, cudaGetLastError());
 	EXPECT_EQ(cudaErrorInvalidDeviceFunction, cudaLaunchKernel(NULL, d3(1, 1, 1),
 								   d3(1, 1, 1), fargs, 0, 0));
-	EXPECT_EQ(cudaErrorInvalidDeviceFunction,
+	EXPECT_EQ(cudaErrorInvalidResourceHandle,
 		  __cudaGetKernel(&k, (const void *)k_unregistered));
 	EXPECT_EQ(NULL, k);
 	EXPECT_EQ(cudaErrorInvalidValue, __cudaGetKernel(NULL, (const void *)k_fill));
-	EXPECT_EQ(cudaErrorInvalidDeviceFunction,
+	EXPECT_EQ(cudaErrorInvalidResourceHandle,
 		  __cudaLaunchKernel((cudaKernel_t)&k, d3(1, 1, 1), d3(1, 1, 1), fargs, 0, 0));
 	EXPECT_EQ(cudaErrorInvalidDeviceFunction,
 		  __cudaLaunchKernel(NULL, d3(1, 1, 1), d3(1, 1, 1), fargs, 0, 0));
@@ -396,8 +396,8 @@ TEST_F(launch, launch_errors)
 	EXPECT_EQ(cudaErrorNoKernelImageForDevice, cudaGetLastError());
 
 #define BAD_CONFIG(g, b, sh) \
-	EXPECT_EQ(cudaErrorInvalidConfiguration, cudaLaunchKernel((const void *)k_fill, (g), (b), \
-								  fargs, (sh), 0))
+	EXPECT_EQ(cudaErrorInvalidValue, cudaLaunchKernel((const void *)k_fill, (g), (b), \
+							  fargs, (sh), 0))
 	BAD_CONFIG(d3(0, 1, 1), d3(1, 1, 1), 0);
 	BAD_CONFIG(d3(1, 1, 1), d3(0, 1, 1), 0);
 	BAD_CONFIG(d3(1, 65536, 1), d3(1, 1, 1), 0);
@@ -406,7 +406,7 @@ TEST_F(launch, launch_errors)
 	BAD_CONFIG(d3(1, 1, 1), d3(32, 32, 2), 0);
 	BAD_CONFIG(d3(1, 1, 1), d3(1, 1, 65), 0);
 	BAD_CONFIG(d3(1, 1, 1), d3(1, 1, 1), 49153);
-	EXPECT_EQ(cudaErrorInvalidConfiguration, cudaGetLastError());
+	EXPECT_EQ(cudaErrorInvalidValue, cudaGetLastError());
 
 	/* the implementation refuses missing arguments */
 	EXPECT_EQ(cudaErrorInvalidValue, cudaLaunchKernel((const void *)k_fill, d3(1, 1, 1),
@@ -459,7 +459,7 @@ TEST_F(launch, func_attributes)
 	EXPECT_EQ(0, a.clusterDimMustBeSet);
 	EXPECT_EQ(0, a.reserved[15]);
 	EXPECT_EQ(cudaErrorInvalidValue, cudaFuncGetAttributes(NULL, (const void *)k_inc));
-	EXPECT_EQ(cudaErrorInvalidDeviceFunction,
+	EXPECT_EQ(cudaErrorInvalidResourceHandle,
 		  cudaFuncGetAttributes(&a, (const void *)k_unregistered));
 
 	EXPECT_EQ(cudaSuccess, cudaFuncSetAttribute((const void *)k_fill,
@@ -485,7 +485,7 @@ TEST_F(launch, func_attributes)
 				       2));
 	EXPECT_EQ(cudaErrorInvalidValue,
 		  cudaFuncSetAttribute((const void *)k_fill, (enum cudaFuncAttribute)3, 0));
-	EXPECT_EQ(cudaErrorInvalidDeviceFunction,
+	EXPECT_EQ(cudaErrorInvalidResourceHandle,
 		  cudaFuncSetAttribute((const void *)k_unregistered,
 				       cudaFuncAttributeMaxDynamicSharedMemorySize, 0));
 	ASSERT_EQ(cudaSuccess, cudaFuncGetAttributes(&a, (const void *)k_fill));
@@ -494,7 +494,7 @@ TEST_F(launch, func_attributes)
 	/* a launch may now ask for 60000 bytes */
 	EXPECT_EQ(cudaSuccess, cudaLaunchKernel((const void *)k_fill, d3(1, 1, 1), d3(1, 1, 1),
 						fargs, 60000, 0));
-	EXPECT_EQ(cudaErrorInvalidConfiguration,
+	EXPECT_EQ(cudaErrorInvalidValue,
 		  cudaLaunchKernel((const void *)k_fill, d3(1, 1, 1), d3(1, 1, 1), fargs, 65537,
 				   0));
 	EXPECT_EQ(cudaSuccess, cudaDeviceSynchronize());
@@ -503,7 +503,7 @@ TEST_F(launch, func_attributes)
 	EXPECT_EQ(cudaSuccess, cudaFuncSetCacheConfig((const void *)k_fill, cudaFuncCachePreferL1));
 	EXPECT_EQ(cudaErrorInvalidValue,
 		  cudaFuncSetCacheConfig((const void *)k_fill, (enum cudaFuncCache)4));
-	EXPECT_EQ(cudaErrorInvalidDeviceFunction,
+	EXPECT_EQ(cudaErrorInvalidResourceHandle,
 		  cudaFuncSetCacheConfig((const void *)k_unregistered, cudaFuncCachePreferL1));
 	cudaGetLastError();
 }
@@ -537,11 +537,11 @@ TEST_F(launch, occupancy)
 		  cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, f, 0, 0));
 	EXPECT_EQ(cudaErrorInvalidValue,
 		  cudaOccupancyMaxActiveBlocksPerMultiprocessor(NULL, f, 256, 0));
-	EXPECT_EQ(cudaErrorInvalidDeviceFunction,
+	EXPECT_EQ(cudaErrorInvalidResourceHandle,
 		  cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, (const void *)k_unregistered,
 								256, 0));
 	EXPECT_EQ(cudaSuccess, cudaOccupancyAvailableDynamicSMemPerBlock(&smem, f, 2, 256));
-	EXPECT_EQ(115712, smem);	/* 233472 / 2 - 1024 */
+	EXPECT_EQ(49152, smem);		/* 233472 / 2 - 1024, capped at the kernel's maximum */
 	EXPECT_EQ(cudaSuccess, cudaOccupancyAvailableDynamicSMemPerBlock(&smem, f, 9, 256));
 	EXPECT_EQ(0, smem);		/* 9 blocks of 256 do not fit */
 	EXPECT_EQ(cudaErrorInvalidValue, cudaOccupancyAvailableDynamicSMemPerBlock(&smem, f, 0,
@@ -565,16 +565,16 @@ TEST_F(launch, unregister)
 	__cudaUnregisterFatBinary(h);
 	self->h = NULL;
 	EXPECT_EQ(0, __cudaInitModule(h));
-	EXPECT_EQ(cudaErrorInvalidDeviceFunction,
+	EXPECT_EQ(cudaErrorInvalidResourceHandle,
 		  cudaLaunchKernel((const void *)k_inc, d3(1, 1, 1), d3(1, 1, 1), iargs, 0, 0));
-	EXPECT_EQ(cudaErrorInvalidDeviceFunction,
+	EXPECT_EQ(cudaErrorInvalidResourceHandle,
 		  __cudaLaunchKernel(k, d3(1, 1, 1), d3(1, 1, 1), iargs, 0, 0));
-	EXPECT_EQ(cudaErrorInvalidDeviceFunction, cudaFuncGetAttributes(&a, (const void *)k_inc));
+	EXPECT_EQ(cudaErrorInvalidResourceHandle, cudaFuncGetAttributes(&a, (const void *)k_inc));
 	__cudaUnregisterFatBinary(h);		/* unknown now: nothing happens */
 	__cudaUnregisterFatBinary(NULL);
 	__cudaRegisterFunction(h, (const char *)k_inc, (char *)INC, INC, -1, NULL, NULL, NULL,
 			       NULL, NULL);	/* an unknown fat binary: ignored */
-	EXPECT_EQ(cudaErrorInvalidDeviceFunction, __cudaGetKernel(&k, (const void *)k_inc));
+	EXPECT_EQ(cudaErrorInvalidResourceHandle, __cudaGetKernel(&k, (const void *)k_inc));
 	/* registered again, it launches again */
 	self->h = register_all();
 	EXPECT_EQ(cudaSuccess,
