@@ -382,10 +382,10 @@ static cudaError_t p2p_attr(int *value, enum cudaDeviceP2PAttr attr, int src, in
 
 	if (e)
 		return e;
+	if (!value)	/* before the devices, as CUDA 13 (answers-h100.txt) */
+		return cudaErrorInvalidValue;
 	if (uvm_cuda_check_device(src) || uvm_cuda_check_device(dst) || src == dst)
 		return cudaErrorInvalidDevice;
-	if (!value)
-		return cudaErrorInvalidValue;
 	switch (attr) {
 	case cudaDevP2PAttrPerformanceRank:
 	case cudaDevP2PAttrNativeAtomicSupported:

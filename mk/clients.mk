@@ -9,7 +9,9 @@
 #                                  include/uvm and linked against libuvm
 #                                  (no CUDA installation needed)
 #   $(BUILD)/tests/clients/nvcc/   the same two, vectorAdd,
-#                                  UnifiedMemoryPerf, built by NVIDIA's
+#                                  UnifiedMemoryPerf and bench/nvidia's
+#                                  answers (CUDA 13's answers where its
+#                                  docs are silent), built by NVIDIA's
 #                                  nvcc against NVIDIA's headers
 #                                  and linked against NVIDIA's libcudart.so.13
 #                                  and libcuda.so.1 stub, as nvcc links; they
@@ -31,7 +33,7 @@ NVCC_DRV	:= -L$(CUDA_HOME)/lib64/stubs -lcuda
 CLIENTS_CXXFLAGS := -O2 -w -I$(TOP)/include/uvm -I$(CLIENTS_SRC)/Common
 CLIENTS_UVM	:= $(CLIENTS_OUT)/uvm/deviceQuery $(CLIENTS_OUT)/uvm/deviceQueryDrv
 CLIENTS_NVCC	:= $(if $(HAVE_CUDA),$(addprefix $(CLIENTS_OUT)/nvcc/,deviceQuery deviceQueryDrv \
-		   vectorAdd UnifiedMemoryPerf) $(NVWL_BIN))
+		   vectorAdd UnifiedMemoryPerf answers) $(NVWL_BIN))
 
 SAMPLE_DQ	:= $(CLIENTS_SRC)/Samples/1_Utilities/deviceQuery/deviceQuery.cpp
 SAMPLE_DQD	:= $(CLIENTS_SRC)/Samples/1_Utilities/deviceQueryDrv/deviceQueryDrv.cpp
@@ -67,6 +69,15 @@ $(CLIENTS_OUT)/nvcc/vectorAdd: $(SAMPLE_VA)
 $(CLIENTS_OUT)/nvcc/UnifiedMemoryPerf: $(SAMPLE_UMP) $(wildcard $(SAMPLE_UMP_DIR)/*.hpp)
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCC_FLAGS) -o $@ $(SAMPLE_UMP)
+
+# What CUDA 13 answers where its docs are silent (bench/nvidia/answers.cu):
+# the same questions put to libuvm. One file for sm_100 only: a kernel an
+# sm_90 device has no image for.
+$(CLIENTS_OUT)/nvcc/answers: $(TOP)/bench/nvidia/answers.cu $(TOP)/bench/nvidia/answers_sm100.cu
+	@mkdir -p $(@D)
+	$(NVCC) -O2 -cudart shared $(NVCC_ARCH) -c -o $@.o $(TOP)/bench/nvidia/answers.cu
+	$(NVCC) -O2 -cudart shared -arch=sm_100 -c -o $@.sm100.o $(TOP)/bench/nvidia/answers_sm100.cu
+	$(NVCC) -cudart shared -o $@ $@.o $@.sm100.o
 
 $(TEST_OUT)/clients_check: $(TOP)/tests/clients/clients_check.vm $(CLIENTS_UVM) $(CLIENTS_NVCC) \
 			    $(KN_SOS) $(LIBUVM_DROPINS)

@@ -155,6 +155,9 @@ TEST_F(rt, p2p_attribute)
 								   0, 1));
 	EXPECT_EQ(cudaErrorInvalidValue,
 		  cudaDeviceGetP2PAttribute(NULL, cudaDevP2PAttrAccessSupported, 0, 1));
+	/* the output is checked before the devices, as CUDA 13 does */
+	EXPECT_EQ(cudaErrorInvalidValue,
+		  cudaDeviceGetP2PAttribute(NULL, cudaDevP2PAttrAccessSupported, 0, 99));
 	EXPECT_EQ(7, v);
 	cudaGetLastError();
 }
