@@ -16,13 +16,21 @@
 #include "uvm_kernel_int.h"
 
 /* Initialised runtime and a registered @func: 0, else its CUDA code. */
+/* The status of a lookup of @func: none, not a kernel, no implementation. */
+static cudaError_t func_status(const void *func, int ret)
+{
+	if (ret == -ENOENT)
+		return uvm_func_unknown(func);
+	return ret ? cudaErrorNoKernelImageForDevice : cudaSuccess;
+}
+
 static cudaError_t func_attrs(const void *func, struct uvm_func_attrs *a)
 {
 	cudaError_t e = uvm_cuda_init();
 
 	if (e)
 		return e;
-	return uvm_func_attrs_get(func, a) ? uvm_func_unknown(func) : cudaSuccess;
+	return func_status(func, uvm_func_attrs_get(func, a));
 }
 
 static void current_props(struct cudaDeviceProp *p)
@@ -84,7 +92,7 @@ static cudaError_t set_attribute(const void *func, enum cudaFuncAttribute attr, 
 	default:
 		return cudaErrorInvalidValue;
 	}
-	return uvm_func_attrs_set(func, &a) ? uvm_func_unknown(func) : cudaSuccess;
+	return func_status(func, uvm_func_attrs_set(func, &a));
 }
 
 uvm_public cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr,
@@ -103,7 +111,7 @@ static cudaError_t set_cache_config(const void *func, enum cudaFuncCache cacheCo
 	if ((int)cacheConfig < cudaFuncCachePreferNone || cacheConfig > cudaFuncCachePreferEqual)
 		return cudaErrorInvalidValue;
 	a.cache = cacheConfig;
-	return uvm_func_attrs_set(func, &a) ? uvm_func_unknown(func) : cudaSuccess;
+	return func_status(func, uvm_func_attrs_set(func, &a));
 }
 
 uvm_public cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache cacheConfig)

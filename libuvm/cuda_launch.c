@@ -199,22 +199,41 @@ uvm_public void __cudaUnregisterFatBinary(void **fatCubinHandle)
 	free(fb);
 }
 
+/*
+ * Does the kernel named @name have an implementation? A kernel without one
+ * has, to CUDA, no image for the device: its attributes are refused as its
+ * launches are (-ENOEXEC), as CUDA 13 answers (answers-h100.txt).
+ */
+static int func_runnable(uvm_kernel_impl_fn fn, const char *name)
+{
+	return fn || uvm_kernel_impl_find(name) ? 0 : -ENOEXEC;
+}
+
 int uvm_func_attrs_get(const void *func, struct uvm_func_attrs *a)
 {
 	struct CUkern_st *f;
+	uvm_kernel_impl_fn fn = NULL;
+	const char *name = NULL;
 
 	pthread_mutex_lock(&fn_lock);
 	f = func_find_locked(func);
-	if (f)
+	if (f) {
 		*a = f->attrs;
+		fn = f->impl;
+		name = f->name;
+	}
 	pthread_mutex_unlock(&fn_lock);
-	return f ? 0 : -ENOENT;
+	return f ? func_runnable(fn, name) : -ENOENT;
 }
 
 int uvm_func_attrs_set(const void *func, const struct uvm_func_attrs *a)
 {
+	struct uvm_func_attrs old;
 	struct CUkern_st *f;
+	int ret = uvm_func_attrs_get(func, &old);
 
+	if (ret)
+		return ret;
 	pthread_mutex_lock(&fn_lock);
 	f = func_find_locked(func);
 	if (f)

@@ -447,7 +447,7 @@ static cudaError_t free_async(void *ptr, cudaStream_t h, bool ptsz)
 	if (e)
 		return e;
 	if (!ptr)
-		return cudaErrorInvalidValue;
+		return cudaSuccess;	/* nothing to free, as CUDA 13 (answers-h100.txt) */
 	e = uvm_stream_get(h, ptsz, &s);
 	if (e)
 		return e;
@@ -814,14 +814,21 @@ static bool access_flags_ok(enum cudaMemAccessFlags f)
 	       f == cudaMemAccessFlagsProtReadWrite;
 }
 
-/* A device the pool's access can be set for: a valid ordinal, not its own device. */
-static bool access_desc_ok(const struct CUmemPoolHandle_st *p, const struct cudaMemAccessDesc *d)
+/*
+ * Can the pool's access be set as @d says? A valid device ordinal and
+ * flags; the pool's own device keeps read-write access: anything else for
+ * it is cudaErrorNotSupported, as CUDA 13 answers (answers-h100.txt).
+ */
+static cudaError_t access_desc_check(const struct CUmemPoolHandle_st *p,
+				     const struct cudaMemAccessDesc *d)
 {
 	if (d->location.type != cudaMemLocationTypeDevice || !access_flags_ok(d->flags) ||
 	    uvm_cuda_check_device(d->location.id) || d->location.id >= device_count())
-		return false;
-	return !(pool_is_device(p) && d->location.id == p->props.location.id &&
-		 d->flags != cudaMemAccessFlagsProtReadWrite);
+		return cudaErrorInvalidValue;
+	if (pool_is_device(p) && d->location.id == p->props.location.id &&
+	    d->flags != cudaMemAccessFlagsProtReadWrite)
+		return cudaErrorNotSupported;
+	return cudaSuccess;
 }
 
 static cudaError_t pool_set_access(cudaMemPool_t h, const struct cudaMemAccessDesc *map,
@@ -837,12 +844,10 @@ static cudaError_t pool_set_access(cudaMemPool_t h, const struct cudaMemAccessDe
 		return cudaErrorInvalidValue;
 	pthread_mutex_lock(&uvm_pool_lock);
 	p = pool_find_locked(h);
-	for (i = 0; p && i < count; i++) {	/* all checked before any is applied */
-		if (!access_desc_ok(p, &map[i]))
-			break;
-	}
-	if (!p || i < count)
+	if (!p)
 		e = cudaErrorInvalidValue;
+	for (i = 0; !e && i < count; i++)	/* all checked before any is applied */
+		e = access_desc_check(p, &map[i]);
 	for (i = 0; !e && i < count; i++)
 		p->access[map[i].location.id] = (unsigned char)map[i].flags;
 	pthread_mutex_unlock(&uvm_pool_lock);
