@@ -24,24 +24,7 @@
 #include "cuda_ptsz.h"
 #include "cuda_stream.h"
 #include "uvm_kernel_int.h"
-
-/* The entry points of nvcc's generated code (crt/host_runtime.h). */
-void **__cudaRegisterFatBinary(void *fatCubin);
-void __cudaRegisterFatBinaryEnd(void **fatCubinHandle);
-void __cudaUnregisterFatBinary(void **fatCubinHandle);
-char __cudaInitModule(void **fatCubinHandle);
-void __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun, char *deviceFun,
-			    const char *deviceName, int thread_limit, uint3 *tid, uint3 *bid,
-			    dim3 *bDim, dim3 *gDim, int *wSize);
-unsigned int __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem,
-					 struct CUstream_st *stream);
-cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *sharedMem,
-				       void *stream);
-cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *hostFun);
-cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
-			       size_t sharedMem, cudaStream_t stream);
-cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
-				    void **args, size_t sharedMem, cudaStream_t stream);
+#include "cuda_nvcc.h"
 
 #define UVM_CFG_DEPTH		64	/* nested <<<...>>> of one thread */
 #define UVM_DEFAULT_DYN_SMEM	49152	/* sharedMemPerBlock, no static shared */

@@ -23,28 +23,13 @@
 #include <sys/wait.h>
 
 #include "cuda_test_util.h"
+#include "../../include/uvm/cuda_nvcc.h"
 #include "../../include/uvm/uvm_kernel.h"
 #include "kselftest_harness.h"
 
 #define N		512	/* uint64 elements */
 
-/* nvcc's host-code entry points (crt/host_runtime.h, crt/device_functions.h). */
-void **__cudaRegisterFatBinary(void *fatCubin);
-void __cudaRegisterFatBinaryEnd(void **fatCubinHandle);
-void __cudaUnregisterFatBinary(void **fatCubinHandle);
-char __cudaInitModule(void **fatCubinHandle);
-void __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun, char *deviceFun,
-			    const char *deviceName, int thread_limit, uint3 *tid, uint3 *bid,
-			    dim3 *bDim, dim3 *gDim, int *wSize);
-unsigned int __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem,
-					 struct CUstream_st *stream);
-cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *sharedMem,
-				       void *stream);
-cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *hostFun);
-cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
-			       size_t sharedMem, cudaStream_t stream);
-cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
-				    void **args, size_t sharedMem, cudaStream_t stream);
+/* nvcc's host-code entry points: include/uvm/cuda_nvcc.h */
 cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim, void **args,
 				  size_t sharedMem, cudaStream_t stream);
 
